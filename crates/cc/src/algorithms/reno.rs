@@ -1,0 +1,140 @@
+//! TCP Reno and NewReno: AIMD with fast retransmit and fast recovery.
+//!
+//! Sources: RFC 5681 (Reno: slow start, congestion avoidance, fast retransmit/fast recovery),
+//! RFC 6582 (NewReno: partial ACKs keep the sender in fast recovery), Linux
+//! `net/ipv4/tcp_cong.c` (`tcp_reno_cong_avoid`, `tcp_reno_ssthresh`).
+//!
+//! Control law, per ACK of `acked` bytes outside recovery:
+//! `cwnd += acked` below ssthresh (slow start), otherwise `cwnd += MSS·acked/cwnd`.
+//! On the first loss of an episode: `ssthresh = max(cwnd/2, 2·MSS)`, `cwnd = ssthresh`.
+//! On RTO: `ssthresh = max(cwnd/2, 2·MSS)`, `cwnd = 1 MSS` (RFC 5681 loss window).
+//!
+//! The sender core counts packets in flight the way RFC 6675 and Linux do (SACKed and
+//! duplicate-ACKed segments have left the network), which is equivalent to RFC 5681's window
+//! inflation (`cwnd = ssthresh + 3`, `+1` per duplicate ACK) and deflation on the new ACK, so the
+//! window itself is set once per episode. The two flavours differ in when recovery ends
+//! without SACK: Reno at the first new ACK, NewReno at the recovery point.
+
+use crate::controller::*;
+use crate::units::Bytes;
+use crate::window::RenoWindow;
+use serde::{Deserialize, Serialize};
+
+/// Reno and NewReno have no tunable parameters in Linux.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenoConfig {}
+
+#[derive(Clone, Debug)]
+pub struct Reno {
+    w: RenoWindow,
+    mss: Bytes,
+    flavor: FastRecovery,
+    in_recovery: bool,
+}
+
+impl Reno {
+    /// RFC 5681 Reno.
+    pub fn reno(_cfg: &RenoConfig, mss: Bytes, initial_cwnd: Bytes) -> Reno {
+        Reno { w: RenoWindow::new(initial_cwnd), mss, flavor: FastRecovery::Reno, in_recovery: false }
+    }
+    /// RFC 6582 NewReno.
+    pub fn newreno(cfg: &RenoConfig, mss: Bytes, initial_cwnd: Bytes) -> Reno {
+        Reno { flavor: FastRecovery::NewReno, ..Reno::reno(cfg, mss, initial_cwnd) }
+    }
+}
+
+impl CongestionControl for Reno {
+    fn name(&self) -> &'static str {
+        match self.flavor {
+            FastRecovery::Reno => "reno",
+            FastRecovery::NewReno => "newreno",
+        }
+    }
+    fn on_loss(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
+        if fb.new_episode {
+            let ssthresh = self.w.reduce_ssthresh(0.5, self.mss);
+            self.w.set_cwnd(ssthresh, self.mss);
+        }
+        self.in_recovery = fb.in_recovery;
+    }
+    fn on_ack(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
+        self.in_recovery = fb.in_recovery;
+        if fb.in_recovery {
+            return; // the window is held at ssthresh until the episode ends
+        }
+        self.w.reno_increase(fb.acked_bytes, self.mss);
+    }
+    fn on_timeout(&mut self, _ctx: &mut Ctx) {
+        if !self.in_recovery {
+            self.w.reduce_ssthresh(0.5, self.mss);
+        }
+        self.w.set_cwnd(self.mss, self.mss);
+        self.in_recovery = true;
+    }
+    fn control(&self) -> Control {
+        self.w.control(self.mss)
+    }
+    fn snapshot(&self) -> Snapshot {
+        self.w.snapshot(self.w.state_name(self.in_recovery))
+    }
+    fn fast_recovery(&self) -> FastRecovery {
+        self.flavor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::*;
+
+    #[test]
+    fn slow_start_then_halving_on_loss() {
+        let mut cc = Reno::newreno(&RenoConfig::default(), MSS, 10 * MSS);
+        let mut h = Harness::new();
+        h.ack_rounds(&mut cc, 2);
+        assert_eq!(cc.control().cwnd, Some(40 * MSS));
+        h.loss(&mut cc, true);
+        assert_eq!(cc.control().cwnd, Some(20 * MSS));
+        assert_eq!(cc.snapshot().ssthresh, Some(20 * MSS));
+        assert_eq!(cc.snapshot().state, "recovery");
+    }
+
+    #[test]
+    fn window_is_held_during_recovery_and_grows_linearly_after() {
+        let mut cc = Reno::reno(&RenoConfig::default(), MSS, 40 * MSS);
+        let mut h = Harness::new();
+        h.loss(&mut cc, true);
+        h.ack_n(&mut cc, 15, true);
+        assert_eq!(cc.control().cwnd, Some(20 * MSS));
+        // Out of recovery: one MSS per window of ACKs (20 ACKs of 1 MSS at cwnd = 20).
+        h.ack_n(&mut cc, 20, false);
+        assert_eq!(cc.control().cwnd, Some(21 * MSS));
+        assert_eq!(cc.snapshot().state, "cong_avoid");
+    }
+
+    #[test]
+    fn second_loss_in_same_episode_does_not_reduce_again() {
+        let mut cc = Reno::newreno(&RenoConfig::default(), MSS, 64 * MSS);
+        let mut h = Harness::new();
+        h.loss(&mut cc, true);
+        h.loss(&mut cc, false);
+        assert_eq!(cc.control().cwnd, Some(32 * MSS));
+    }
+
+    #[test]
+    fn timeout_sets_loss_window_of_one_segment() {
+        let mut cc = Reno::newreno(&RenoConfig::default(), MSS, 64 * MSS);
+        let mut h = Harness::new();
+        h.timeout(&mut cc);
+        assert_eq!(cc.control().cwnd, Some(MSS));
+        assert_eq!(cc.snapshot().ssthresh, Some(32 * MSS));
+    }
+
+    #[test]
+    fn flavours_differ_only_in_fast_recovery() {
+        let cfg = RenoConfig::default();
+        assert_eq!(Reno::reno(&cfg, MSS, MSS).fast_recovery(), FastRecovery::Reno);
+        assert_eq!(Reno::newreno(&cfg, MSS, MSS).fast_recovery(), FastRecovery::NewReno);
+    }
+}

@@ -1,0 +1,224 @@
+//! The controller interface: feedback events in, one [`Control`] decision out.
+//!
+//! A controller has no I/O, no clock and no RNG of its own: the driver (the simulator's endpoint
+//! or a real socket's sender) hands it the time, RTT statistics and a seeded RNG in a [`Ctx`] on
+//! every call. The same code therefore runs in the simulator and behind a real socket.
+//!
+//! Window-based (Reno, CUBIC), rate-based (SABUL, UDT) and hybrid (BBR) controllers all fit:
+//! [`Control`] carries a window, a pacing rate, or both.
+
+use crate::rng::CcRng;
+use crate::units::{Bytes, Rate, Time};
+
+/// The RTT statistics the sender keeps (RFC 6298 estimator plus min and latest sample).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct RttStats {
+    /// Smoothed RTT, `None` before the first sample.
+    pub srtt: Option<Time>,
+    pub rttvar: Time,
+    /// Minimum RTT seen over the connection's lifetime.
+    pub min_rtt: Option<Time>,
+    pub latest: Option<Time>,
+}
+
+impl RttStats {
+    /// srtt, or `fallback` before the first sample.
+    pub fn srtt_or(&self, fallback: Time) -> Time {
+        self.srtt.unwrap_or(fallback)
+    }
+}
+
+/// A delivery-rate sample, with the semantics of Linux `tcp_rate.c` (draft-cheng-iccrg-delivery-rate-estimation):
+/// `delivered` bytes were delivered over `interval`, the larger of the send and ACK intervals
+/// of the packet that ended the sample.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct RateSample {
+    pub delivered: Bytes,
+    pub interval: Time,
+    /// The sample was taken while the sender was application-limited, so it may underestimate
+    /// the path's bandwidth (BBR ignores such samples unless they raise the estimate).
+    pub is_app_limited: bool,
+    /// Total bytes delivered when the packet that ended the sample was sent.
+    pub prior_delivered: Bytes,
+    /// Bytes in flight when that packet was sent (BBR's `inflight` for loss-rate tests).
+    pub tx_in_flight: Bytes,
+    /// Bytes lost between that packet's transmission and this ACK.
+    pub lost: Bytes,
+}
+
+impl RateSample {
+    pub fn rate(&self) -> Rate {
+        Rate::from_delivery(self.delivered, self.interval)
+    }
+}
+
+/// Everything one ACK (or SACK/NAK batch, or a receiver report) tells the sender.
+///
+/// Marked `#[non_exhaustive]` so that fields can be added without breaking controllers: build
+/// one with `Feedback::default()` and assign fields.
+#[non_exhaustive]
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Feedback {
+    /// Bytes and packets newly acknowledged (cumulatively or by SACK).
+    pub acked_bytes: Bytes,
+    pub acked_packets: u32,
+    /// Bytes and packets newly declared lost.
+    pub lost_bytes: Bytes,
+    pub lost_packets: u32,
+    /// The loss opens a new recovery episode (the first loss of a window, RFC 5681/6675):
+    /// window-based controllers reduce once per episode.
+    pub new_episode: bool,
+    /// The sender is in fast recovery (or RTO recovery) after this feedback.
+    pub in_recovery: bool,
+    /// The recovery episode ended with this feedback (the recovery point was acknowledged).
+    pub recovery_ended: bool,
+    /// An RTT sample taken from this feedback (Karn's rule: never from a retransmission).
+    pub rtt_sample: Option<Time>,
+    /// A delivery-rate sample.
+    pub rate_sample: Option<RateSample>,
+    /// ECN: packets newly acknowledged that were CE-marked, and that were ECN-capable.
+    pub ecn_ce_packets: u32,
+    pub ecn_ect_packets: u32,
+    /// The ACK carried ECN-Echo (RFC 3168).
+    pub ece: bool,
+    /// Bytes in flight before this feedback was applied.
+    pub prior_in_flight: Bytes,
+    /// Total bytes delivered over the connection after this feedback.
+    pub delivered: Bytes,
+    /// One-way (forward) delay of the packet that triggered this feedback, if the receiver
+    /// stamps it (needed by TCP-LP).
+    pub one_way_delay: Option<Time>,
+    /// The receiver's reported arrival rate and link-capacity estimate (UDT, TFRC).
+    pub receiver_rate: Option<Rate>,
+    pub receiver_capacity: Option<Rate>,
+    /// The ACK was a duplicate (did not advance the cumulative ACK).
+    pub is_dupack: bool,
+}
+
+/// A transmission, as reported to [`CongestionControl::on_sent`].
+#[non_exhaustive]
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Sent {
+    pub bytes: Bytes,
+    pub is_retransmission: bool,
+    /// Bytes in flight after this transmission.
+    pub in_flight: Bytes,
+    /// The sender had nothing more to send (application-limited) at this point.
+    pub app_limited: bool,
+}
+
+/// The controller's decision: a window, a rate, or both. The driver always honours the pacing
+/// rate; with `cwnd = None` the flow is limited only by the receiver window and its rate.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Control {
+    pub cwnd: Option<Bytes>,
+    pub pacing_rate: Option<Rate>,
+    /// Bytes the pacer may release back to back (the burst allowance).
+    pub quantum: Bytes,
+}
+
+/// State for traces and time series.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub cwnd: Option<Bytes>,
+    pub ssthresh: Option<Bytes>,
+    pub pacing_rate: Option<Rate>,
+    pub bw_estimate: Option<Rate>,
+    pub min_rtt: Option<Time>,
+    /// A short state name ("slow_start", "cong_avoid", "recovery", "probe_bw", ...).
+    pub state: &'static str,
+}
+
+/// Notable controller events, recorded only when a caller asks for them.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum CcEvent {
+    StateChange { at: Time, from: &'static str, to: &'static str },
+    SlowStartExit { at: Time, cwnd: Bytes },
+}
+
+/// An event sink that costs one branch when disabled.
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    enabled: bool,
+    events: Vec<CcEvent>,
+}
+
+impl EventLog {
+    pub fn enabled() -> EventLog {
+        EventLog { enabled: true, events: Vec::new() }
+    }
+    pub fn disabled() -> EventLog {
+        EventLog::default()
+    }
+    #[inline]
+    pub fn record(&mut self, e: CcEvent) {
+        if self.enabled {
+            self.events.push(e);
+        }
+    }
+    pub fn events(&self) -> &[CcEvent] {
+        &self.events
+    }
+}
+
+/// What the driver hands the controller on each call.
+pub struct Ctx<'a> {
+    pub now: Time,
+    pub rtt: RttStats,
+    pub mss: Bytes,
+    pub bytes_in_flight: Bytes,
+    pub rng: &'a mut CcRng,
+    pub events: &'a mut EventLog,
+}
+
+/// How a cumulative-ACK-only sender (SACK off) ends fast recovery. With SACK on, every
+/// controller uses RFC 6675's recovery point.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FastRecovery {
+    /// RFC 5681: the first ACK of new data ends recovery, partial or not, so several losses
+    /// in one window cost several reductions or a timeout.
+    Reno,
+    /// RFC 6582: recovery lasts until the recovery point is acknowledged; each partial ACK
+    /// retransmits the next hole.
+    NewReno,
+}
+
+/// A congestion controller. Feedback events in, [`Control`] out.
+pub trait CongestionControl {
+    /// The name used on the command line.
+    fn name(&self) -> &'static str;
+
+    /// One call per ACK (or SACK/NAK batch, or receiver report). The default calls
+    /// [`on_loss`](Self::on_loss) then [`on_ack`](Self::on_ack), so Reno-like algorithms
+    /// implement just those two.
+    fn on_feedback(&mut self, fb: &Feedback, ctx: &mut Ctx) {
+        if fb.lost_packets > 0 {
+            self.on_loss(fb, ctx);
+        }
+        if fb.acked_bytes > 0 {
+            self.on_ack(fb, ctx);
+        }
+    }
+    fn on_ack(&mut self, _fb: &Feedback, _ctx: &mut Ctx) {}
+    fn on_loss(&mut self, _fb: &Feedback, _ctx: &mut Ctx) {}
+    fn on_sent(&mut self, _sent: &Sent, _ctx: &mut Ctx) {}
+    /// The retransmission timer expired (RFC 6298).
+    fn on_timeout(&mut self, _ctx: &mut Ctx) {}
+    /// A loss was found to be spurious (undo).
+    fn on_spurious_loss(&mut self, _ctx: &mut Ctx) {}
+    /// The sender starts again after an idle period longer than an RTO (RFC 5681 §4.1).
+    fn on_idle_restart(&mut self, _ctx: &mut Ctx) {}
+    /// When the controller wants [`on_timer`](Self::on_timer) called (UDT's SYN interval, nmap).
+    fn next_timer(&self) -> Option<Time> {
+        None
+    }
+    fn on_timer(&mut self, _ctx: &mut Ctx) {}
+
+    fn control(&self) -> Control;
+    fn snapshot(&self) -> Snapshot;
+
+    /// How fast recovery ends when the sender runs without SACK.
+    fn fast_recovery(&self) -> FastRecovery {
+        FastRecovery::NewReno
+    }
+}

@@ -1,0 +1,50 @@
+//! The sans-I/O TCP transport under every controller: the sender core (sent-packet records,
+//! RFC 6298 RTO, RFC 6675 SACK scoreboard, RFC 6582 partial ACKs, the delivery-rate sampler,
+//! ECN accounting, the pacer) and the receiver (cumulative and SACK ACKs, delayed ACKs).
+//!
+//! Both the simulator's endpoints and, later, a real UDP transport own one, so an algorithm
+//! behaves the same in both. Sequence numbers count segments; every segment carries `mss`
+//! payload bytes except possibly the last of a finite transfer.
+
+pub mod pacer;
+pub mod receiver;
+pub mod rtt;
+pub mod sender;
+
+pub use receiver::{Receiver, ReceiverConfig};
+pub use sender::{SenderConfig, SenderCore, SenderStats, Transmit};
+
+use crate::units::Time;
+
+/// A SACK block: segments `[start, end)` were received.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// At most this many SACK blocks per ACK, as fit in TCP options next to timestamps.
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// An acknowledgement as it travels back to the sender.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Ack {
+    /// The next segment the receiver expects (everything below has arrived).
+    pub cum_ack: u64,
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    pub n_sack: u8,
+    /// ECN-Echo (RFC 3168): a CE mark was seen.
+    pub ece: bool,
+    /// CE-marked data packets received since the previous ACK (accurate ECN feedback).
+    pub ce_packets: u32,
+    /// Send time of the data packet that triggered this ACK (the timestamp echo, TSecr).
+    pub echo: Time,
+    /// One-way delay of that data packet, when the receiver can measure it.
+    pub one_way_delay: Option<Time>,
+}
+
+impl Ack {
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        &self.sack[..self.n_sack as usize]
+    }
+}

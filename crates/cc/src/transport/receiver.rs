@@ -1,0 +1,300 @@
+//! The TCP receiver: cumulative ACKs, SACK blocks and delayed ACKs.
+//!
+//! - SACK (RFC 2018 §4): the first block holds the most recently received segment; the
+//!   others repeat the most recently reported blocks; at most [`MAX_SACK_BLOCKS`].
+//! - Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2): at least every second full-sized segment,
+//!   within `delack_timeout` (40 ms, Linux's minimum); out-of-order segments and segments that
+//!   fill a hole are acknowledged at once.
+//! - ECN (RFC 3168): ECE is echoed on every ACK sent after a CE mark (the simulated sender
+//!   reacts at most once per window, like a CWR handshake); the count of CE-marked segments since
+//!   the previous ACK is reported too, as accurate-ECN-style feedback for DCTCP.
+
+use super::{Ack, SackBlock, MAX_SACK_BLOCKS};
+use crate::units::Time;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceiverConfig {
+    pub sack: bool,
+    /// Acknowledge every `delack_segments`-th in-order segment (1 = no delayed ACKs).
+    pub delack_segments: u32,
+    pub delack_timeout: Time,
+}
+
+impl Default for ReceiverConfig {
+    fn default() -> Self {
+        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40) }
+    }
+}
+
+/// Counters a receiver keeps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReceiverStats {
+    pub segments_received: u64,
+    /// Segments that had already arrived (spurious retransmissions).
+    pub duplicate_segments: u64,
+    pub acks_sent: u64,
+    pub ce_marked: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    cfg: ReceiverConfig,
+    rcv_nxt: u64,
+    /// Out-of-order ranges above rcv_nxt, sorted and disjoint.
+    ooo: Vec<SackBlock>,
+    /// Recently received out-of-order segments, most recent first (each names its block).
+    recent: [u64; MAX_SACK_BLOCKS + 1],
+    n_recent: usize,
+    unacked_segments: u32,
+    delack_deadline: Option<Time>,
+    ce_since_ack: u32,
+    ece: bool,
+    last_echo: Time,
+    last_owd: Option<Time>,
+    stats: ReceiverStats,
+}
+
+impl Receiver {
+    pub fn new(cfg: ReceiverConfig) -> Receiver {
+        Receiver {
+            cfg,
+            rcv_nxt: 0,
+            ooo: Vec::new(),
+            recent: [0; MAX_SACK_BLOCKS + 1],
+            n_recent: 0,
+            unacked_segments: 0,
+            delack_deadline: None,
+            ce_since_ack: 0,
+            ece: false,
+            last_echo: Time::ZERO,
+            last_owd: None,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+    pub fn stats(&self) -> &ReceiverStats {
+        &self.stats
+    }
+    /// Out-of-order ranges held above `rcv_nxt`.
+    pub fn out_of_order(&self) -> &[SackBlock] {
+        &self.ooo
+    }
+
+    /// When the delayed-ACK timer fires, if armed.
+    pub fn next_timer(&self) -> Option<Time> {
+        self.delack_deadline
+    }
+
+    /// The delayed-ACK timer: acknowledge what is pending.
+    pub fn on_timer(&mut self, now: Time) -> Option<Ack> {
+        match self.delack_deadline {
+            Some(t) if t <= now && self.unacked_segments > 0 => Some(self.make_ack()),
+            _ => {
+                self.delack_deadline = None;
+                None
+            }
+        }
+    }
+
+    /// A data segment arrived. `sent` is its send time (the timestamp the ACK echoes); `now`
+    /// minus `sent` is its one-way delay. Returns the ACK to send now, if any.
+    pub fn on_segment(&mut self, now: Time, seq: u64, sent: Time, ce: bool) -> Option<Ack> {
+        self.stats.segments_received += 1;
+        if ce {
+            self.stats.ce_marked += 1;
+            self.ce_since_ack += 1;
+            self.ece = true;
+        }
+        self.last_echo = sent;
+        self.last_owd = Some(now - sent);
+        let immediate = if seq < self.rcv_nxt || self.holds(seq) {
+            self.stats.duplicate_segments += 1;
+            true // a duplicate: tell the sender where we are (RFC 5681 §4.2)
+        } else if seq == self.rcv_nxt {
+            self.rcv_nxt += 1;
+            let filled_hole = !self.ooo.is_empty();
+            if filled_hole && self.ooo[0].start == self.rcv_nxt {
+                self.rcv_nxt = self.ooo.remove(0).end;
+            }
+            filled_hole
+        } else {
+            self.insert_ooo(seq);
+            true
+        };
+        self.unacked_segments += 1;
+        if immediate || ce || self.unacked_segments >= self.cfg.delack_segments {
+            Some(self.make_ack())
+        } else {
+            if self.delack_deadline.is_none() {
+                self.delack_deadline = Some(now + self.cfg.delack_timeout);
+            }
+            None
+        }
+    }
+
+    fn holds(&self, seq: u64) -> bool {
+        self.ooo.iter().any(|b| b.start <= seq && seq < b.end)
+    }
+
+    fn insert_ooo(&mut self, seq: u64) {
+        let i = self.ooo.partition_point(|b| b.end < seq);
+        if i < self.ooo.len() && self.ooo[i].end == seq {
+            self.ooo[i].end += 1;
+            if i + 1 < self.ooo.len() && self.ooo[i + 1].start == seq + 1 {
+                self.ooo[i].end = self.ooo.remove(i + 1).end;
+            }
+        } else if i < self.ooo.len() && self.ooo[i].start == seq + 1 {
+            self.ooo[i].start = seq;
+        } else {
+            self.ooo.insert(i, SackBlock { start: seq, end: seq + 1 });
+        }
+        // Most recent first; drop an older entry naming the same block.
+        let mut list = [0u64; MAX_SACK_BLOCKS + 1];
+        list[0] = seq;
+        let mut n = 1;
+        for &r in &self.recent[..self.n_recent] {
+            if n == list.len() {
+                break;
+            }
+            if self.block_of(r) != self.block_of(seq) {
+                list[n] = r;
+                n += 1;
+            }
+        }
+        self.recent = list;
+        self.n_recent = n;
+    }
+
+    fn block_of(&self, seq: u64) -> Option<SackBlock> {
+        let i = self.ooo.partition_point(|b| b.end <= seq);
+        self.ooo.get(i).filter(|b| b.start <= seq).copied()
+    }
+
+    fn make_ack(&mut self) -> Ack {
+        let mut ack = Ack {
+            cum_ack: self.rcv_nxt,
+            ece: self.ece,
+            ce_packets: self.ce_since_ack,
+            echo: self.last_echo,
+            one_way_delay: self.last_owd,
+            ..Ack::default()
+        };
+        if self.cfg.sack {
+            let mut n = 0;
+            for &r in &self.recent[..self.n_recent] {
+                if n == MAX_SACK_BLOCKS {
+                    break;
+                }
+                if let Some(b) = self.block_of(r) {
+                    if b.start >= self.rcv_nxt && !ack.sack[..n].contains(&b) {
+                        ack.sack[n] = b;
+                        n += 1;
+                    }
+                }
+            }
+            // Fill remaining slots with other held blocks, lowest first.
+            for b in &self.ooo {
+                if n == MAX_SACK_BLOCKS {
+                    break;
+                }
+                if !ack.sack[..n].contains(b) {
+                    ack.sack[n] = *b;
+                    n += 1;
+                }
+            }
+            ack.n_sack = n as u8;
+        }
+        self.unacked_segments = 0;
+        self.delack_deadline = None;
+        self.ce_since_ack = 0;
+        self.ece = false;
+        self.stats.acks_sent += 1;
+        ack
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rx() -> Receiver {
+        Receiver::new(ReceiverConfig::default())
+    }
+
+    #[test]
+    fn in_order_segments_advance_the_cumulative_ack() {
+        let mut r = rx();
+        for s in 0..5 {
+            let a = r.on_segment(Time(s), s, Time(0), false).unwrap();
+            assert_eq!(a.cum_ack, s + 1);
+            assert_eq!(a.n_sack, 0);
+        }
+    }
+
+    #[test]
+    fn sack_blocks_report_most_recent_first_and_merge() {
+        let mut r = rx();
+        r.on_segment(Time(0), 0, Time(0), false);
+        // 1 lost; 2,3 arrive; 5 arrives (4 lost); 7 arrives.
+        r.on_segment(Time(0), 2, Time(0), false);
+        r.on_segment(Time(0), 3, Time(0), false);
+        r.on_segment(Time(0), 5, Time(0), false);
+        let a = r.on_segment(Time(0), 7, Time(0), false).unwrap();
+        assert_eq!(a.cum_ack, 1);
+        assert_eq!(
+            a.sack_blocks(),
+            &[SackBlock { start: 7, end: 8 }, SackBlock { start: 5, end: 6 }, SackBlock { start: 2, end: 4 }]
+        );
+        // 4 fills the gap between blocks 2..4 and 5..6.
+        let a = r.on_segment(Time(0), 4, Time(0), false).unwrap();
+        assert_eq!(a.sack_blocks()[0], SackBlock { start: 2, end: 6 });
+        // 1 fills the first hole: everything up to 6 is in order.
+        let a = r.on_segment(Time(0), 1, Time(0), false).unwrap();
+        assert_eq!(a.cum_ack, 6);
+        assert_eq!(a.sack_blocks(), &[SackBlock { start: 7, end: 8 }]);
+    }
+
+    #[test]
+    fn at_most_three_blocks() {
+        let mut r = rx();
+        for s in [1, 3, 5, 7, 9] {
+            r.on_segment(Time(0), s, Time(0), false);
+        }
+        let a = r.on_segment(Time(0), 11, Time(0), false).unwrap();
+        assert_eq!(a.n_sack, 3);
+        assert_eq!(a.sack[0], SackBlock { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn delayed_acks_every_second_segment_or_on_the_timer() {
+        let mut r = Receiver::new(ReceiverConfig { delack_segments: 2, ..ReceiverConfig::default() });
+        assert!(r.on_segment(Time(0), 0, Time(0), false).is_none());
+        assert_eq!(r.next_timer(), Some(Time::from_millis(40)));
+        assert_eq!(r.on_segment(Time(1), 1, Time(0), false).unwrap().cum_ack, 2);
+        assert!(r.on_segment(Time(2), 2, Time(0), false).is_none());
+        let a = r.on_timer(Time::from_millis(41)).unwrap();
+        assert_eq!(a.cum_ack, 3);
+        // Out of order: acknowledged at once.
+        assert!(r.on_segment(Time(3), 5, Time(0), false).is_some());
+    }
+
+    #[test]
+    fn duplicates_are_counted_and_acked() {
+        let mut r = rx();
+        r.on_segment(Time(0), 0, Time(0), false);
+        let a = r.on_segment(Time(0), 0, Time(0), false).unwrap();
+        assert_eq!(a.cum_ack, 1);
+        assert_eq!(r.stats().duplicate_segments, 1);
+    }
+
+    #[test]
+    fn without_sack_no_blocks() {
+        let mut r = Receiver::new(ReceiverConfig { sack: false, ..ReceiverConfig::default() });
+        r.on_segment(Time(0), 2, Time(0), false);
+        let a = r.on_segment(Time(0), 3, Time(0), false).unwrap();
+        assert_eq!((a.cum_ack, a.n_sack), (0, 0));
+    }
+}

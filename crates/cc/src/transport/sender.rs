@@ -1,0 +1,860 @@
+//! The TCP sender core.
+//!
+//! It keeps one record per outstanding segment and turns what ACKs say into [`Feedback`] for
+//! the controller:
+//!
+//! - **Loss detection with SACK** (RFC 6675 §4 `IsLost`): a segment is lost once `DupThresh`
+//!   (3) segments above it have been SACKed. Recovery starts at the first loss and ends when
+//!   the cumulative ACK reaches the recovery point (the highest sequence sent at its start).
+//! - **Without SACK**: duplicate ACKs are counted as segments that left the network (Linux's
+//!   "Reno SACK" emulation); the third one retransmits the head. NewReno (RFC 6582) retransmits
+//!   the next hole on each partial ACK; Reno (RFC 5681) leaves recovery at the first new ACK.
+//! - **Packets in flight** ("pipe", RFC 6675 §4; Linux `tcp_packets_in_flight`):
+//!   `packets_out - (sacked_out + lost_out) + retrans_out`. A segment may be sent while
+//!   `pipe < cwnd`; this is equivalent to RFC 5681's window inflation and includes limited
+//!   transmit (RFC 3042), since SACKed or duplicate-ACKed segments leave the pipe at once.
+//! - **Retransmission timer** (RFC 6298, [`RttEstimator`]): on expiry every un-SACKed segment is
+//!   marked lost and resent in order as the window allows (go-back-N over the holes).
+//! - **Delivery-rate sampling** (Linux `tcp_rate.c`): each segment remembers the connection's
+//!   delivered count and times when it was sent; the most recently sent segment that an ACK
+//!   delivers closes a sample over `max(send interval, ACK interval)`.
+//! - **Pacing**: the controller's pacing rate is always honoured; window-based flows may ask
+//!   for Linux-style pacing at `2·cwnd/srtt` in slow start and `1.2·cwnd/srtt` after.
+
+use super::pacer::Pacer;
+use super::rtt::RttEstimator;
+use super::{Ack, SackBlock};
+use crate::config::{Cc, CcConfig, CcInit};
+use crate::controller::*;
+use crate::rng::CcRng;
+use crate::units::{Bytes, Rate, Time};
+use std::collections::VecDeque;
+
+/// Sender settings. Defaults follow Linux.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SenderConfig {
+    /// Payload bytes per segment.
+    pub mss: Bytes,
+    /// Initial window in segments (RFC 6928: 10).
+    pub initial_window: u32,
+    pub min_rto: Time,
+    pub max_rto: Time,
+    pub initial_rto: Time,
+    /// Use SACK-based loss recovery (RFC 6675). Off: a cumulative-ACK-only TCP.
+    pub sack: bool,
+    pub dupthresh: u32,
+    /// Limited transmit (RFC 3042): segments SACKed or duplicate-ACKed before recovery leave
+    /// the pipe, so new data may go out on the first two duplicate ACKs.
+    pub limited_transmit: bool,
+    /// The receiver's advertised window in bytes.
+    pub rwnd: Bytes,
+    /// Pace window-based flows too (Linux `sk_pacing_rate` ratios 200 % / 120 %).
+    pub pace_window: bool,
+    /// Send ECN-capable (ECT(0)) packets.
+    pub ecn: bool,
+    /// Bytes to transfer; `None` for a bulk flow that always has data.
+    pub data_limit: Option<Bytes>,
+}
+
+impl Default for SenderConfig {
+    fn default() -> Self {
+        SenderConfig {
+            mss: 1448,
+            initial_window: 10,
+            min_rto: Time::from_millis(200),
+            max_rto: Time::from_secs(120),
+            initial_rto: Time::from_secs(1),
+            sack: true,
+            dupthresh: 3,
+            limited_transmit: true,
+            rwnd: 64 << 20,
+            pace_window: false,
+            ecn: false,
+            data_limit: None,
+        }
+    }
+}
+
+/// Counters a sender keeps over its lifetime.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    /// Data segments transmitted, retransmissions included.
+    pub segments_sent: u64,
+    /// Payload bytes transmitted, retransmissions included.
+    pub bytes_sent: Bytes,
+    pub retransmits: u64,
+    pub retransmitted_bytes: Bytes,
+    pub timeouts: u64,
+    /// Recovery episodes entered (fast recovery or RTO), each counted once.
+    pub loss_episodes: u64,
+    /// Segments declared lost.
+    pub lost_segments: u64,
+    /// Payload bytes acknowledged (cumulatively or by SACK), each counted once.
+    pub bytes_delivered: Bytes,
+    pub ece_acks: u64,
+}
+
+/// A segment to put on the wire.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Transmit {
+    pub seq: u64,
+    pub len: Bytes,
+    pub is_retransmission: bool,
+    pub ecn_capable: bool,
+}
+
+/// Where the sender is in loss recovery (Linux's `Open`, `Recovery` and `Loss` CA states).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RecoveryState {
+    Open,
+    /// Fast recovery after a loss found by SACK or duplicate ACKs.
+    Recovery,
+    /// Recovery after a retransmission timeout: the window restarts from one segment.
+    Loss,
+}
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+/// A retransmission of this segment is in flight.
+const RETRANS: u8 = 4;
+const EVER_RETRANS: u8 = 8;
+const APP_LIMITED: u8 = 16;
+
+/// The record of one outstanding segment.
+#[derive(Copy, Clone, Debug, Default)]
+struct Seg {
+    sent_time: Time,
+    /// Rate-sampler snapshot at the last transmission.
+    delivered: Bytes,
+    delivered_time: Time,
+    first_sent_time: Time,
+    tx_in_flight: Bytes,
+    lost_at_send: Bytes,
+    flags: u8,
+}
+
+/// The delivery-rate sampler's connection state (`tcp_rate.c` names).
+#[derive(Clone, Debug, Default)]
+struct RateState {
+    delivered: Bytes,
+    delivered_time: Time,
+    first_sent_time: Time,
+    /// Delivered count below which samples are application-limited (0 = not limited).
+    app_limited: Bytes,
+    lost: Bytes,
+}
+
+/// The best candidate for this ACK's rate sample: the most recently sent segment delivered.
+#[derive(Copy, Clone, Debug)]
+struct RateCandidate {
+    seg: Seg,
+}
+
+/// The sans-I/O TCP sender.
+#[derive(Clone, Debug)]
+pub struct SenderCore {
+    cfg: SenderConfig,
+    cc: Cc,
+    rng: CcRng,
+    events: EventLog,
+    /// Oldest unacknowledged segment.
+    snd_una: u64,
+    /// Next new segment to send.
+    snd_nxt: u64,
+    segs: VecDeque<Seg>,
+    /// Segments in the whole transfer (`u64::MAX` for a bulk flow) and the last one's length.
+    total_segs: u64,
+    last_len: Bytes,
+    sacked_out: u64,
+    lost_out: u64,
+    retrans_out: u64,
+    /// Highest SACKed segment + 1 (or snd_una).
+    highest_sacked: u64,
+    /// Segments below this were checked by `IsLost`.
+    lost_scan: u64,
+    /// No lost, not-yet-retransmitted segment lies below this.
+    retx_hint: u64,
+    dupacks: u32,
+    state: RecoveryState,
+    /// Recovery (fast or RTO) lasts until the cumulative ACK reaches this segment.
+    recovery_point: u64,
+    prev_sack: [SackBlock; super::MAX_SACK_BLOCKS],
+    prev_n_sack: usize,
+    rtt: RttEstimator,
+    rto_deadline: Option<Time>,
+    rate: RateState,
+    pacer: Pacer,
+    last_send: Option<Time>,
+    stats: SenderStats,
+}
+
+impl SenderCore {
+    pub fn new(cfg: SenderConfig, cc_config: &CcConfig, rng: CcRng) -> SenderCore {
+        let cc = cc_config.build(CcInit { mss: cfg.mss, initial_cwnd: cfg.initial_window as Bytes * cfg.mss });
+        SenderCore::with_controller(cfg, cc, rng)
+    }
+
+    /// A sender driving an already-built controller (also a user-defined `Cc::Custom`).
+    pub fn with_controller(cfg: SenderConfig, cc: Cc, rng: CcRng) -> SenderCore {
+        assert!(cfg.mss > 0, "mss must be positive");
+        let (total_segs, last_len) = match cfg.data_limit {
+            None => (u64::MAX, cfg.mss),
+            Some(0) => (0, cfg.mss),
+            Some(b) => {
+                let n = b.div_ceil(cfg.mss);
+                (n, b - (n - 1) * cfg.mss)
+            }
+        };
+        SenderCore {
+            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            cc,
+            rng,
+            events: EventLog::disabled(),
+            snd_una: 0,
+            snd_nxt: 0,
+            segs: VecDeque::new(),
+            total_segs,
+            last_len,
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            highest_sacked: 0,
+            lost_scan: 0,
+            retx_hint: 0,
+            dupacks: 0,
+            state: RecoveryState::Open,
+            recovery_point: 0,
+            prev_sack: Default::default(),
+            prev_n_sack: 0,
+            rto_deadline: None,
+            rate: RateState::default(),
+            pacer: Pacer::default(),
+            last_send: None,
+            stats: SenderStats::default(),
+            cfg,
+        }
+    }
+
+    /// Record controller events (state changes) for traces.
+    pub fn enable_events(&mut self) {
+        self.events = EventLog::enabled();
+    }
+
+    pub fn events(&self) -> &[CcEvent] {
+        self.events.events()
+    }
+
+    pub fn config(&self) -> &SenderConfig {
+        &self.cfg
+    }
+    pub fn controller(&self) -> &Cc {
+        &self.cc
+    }
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+    pub fn rtt(&self) -> RttStats {
+        self.rtt.stats()
+    }
+    pub fn rto(&self) -> Time {
+        self.rtt.rto()
+    }
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+    /// In fast recovery (a window reduction is in progress).
+    pub fn in_recovery(&self) -> bool {
+        self.state == RecoveryState::Recovery
+    }
+    pub fn recovery_state(&self) -> RecoveryState {
+        self.state
+    }
+    pub fn sacked_out(&self) -> u64 {
+        self.sacked_out
+    }
+    pub fn lost_out(&self) -> u64 {
+        self.lost_out
+    }
+    pub fn retrans_out(&self) -> u64 {
+        self.retrans_out
+    }
+    pub fn packets_out(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+    /// Every byte of a finite transfer has been acknowledged.
+    pub fn is_complete(&self) -> bool {
+        self.snd_una >= self.total_segs
+    }
+
+    /// Packets in flight ("pipe"): `packets_out - (sacked_out + lost_out) + retrans_out`.
+    pub fn in_flight(&self) -> u64 {
+        let left =
+            if self.cfg.limited_transmit || self.state != RecoveryState::Open { self.sacked_out } else { 0 };
+        (self.packets_out() + self.retrans_out).saturating_sub(left + self.lost_out)
+    }
+
+    pub fn bytes_in_flight(&self) -> Bytes {
+        self.in_flight() * self.cfg.mss
+    }
+
+    fn seg_len(&self, seq: u64) -> Bytes {
+        if seq + 1 == self.total_segs {
+            self.last_len
+        } else {
+            self.cfg.mss
+        }
+    }
+
+    #[inline]
+    fn seg(&self, seq: u64) -> &Seg {
+        &self.segs[(seq - self.snd_una) as usize]
+    }
+    #[inline]
+    fn seg_mut(&mut self, seq: u64) -> &mut Seg {
+        &mut self.segs[(seq - self.snd_una) as usize]
+    }
+
+    fn ctx(&mut self, now: Time) -> (&mut Cc, Ctx<'_>) {
+        let bytes_in_flight = self.bytes_in_flight();
+        let ctx = Ctx {
+            now,
+            rtt: self.rtt.stats(),
+            mss: self.cfg.mss,
+            bytes_in_flight,
+            rng: &mut self.rng,
+            events: &mut self.events,
+        };
+        (&mut self.cc, ctx)
+    }
+
+    /// The controller's decision, with the pacing rate that applies (the controller's own, or
+    /// Linux-style pacing of a window when `pace_window` is set).
+    pub fn control(&self) -> Control {
+        let mut c = self.cc.control();
+        if c.pacing_rate.is_none() && self.cfg.pace_window {
+            if let (Some(cwnd), Some(srtt)) = (c.cwnd, self.rtt.stats().srtt) {
+                let snap = self.cc.snapshot();
+                let ratio = match snap.ssthresh {
+                    Some(ss) if cwnd < ss / 2 => 2.0,
+                    _ => 1.2,
+                };
+                c.pacing_rate = Some(Rate::from_delivery(cwnd, srtt).scale(ratio));
+            }
+        }
+        c
+    }
+
+    /// The effective window in segments: `min(cwnd, rwnd)`.
+    fn window_segments(&self, c: &Control) -> u64 {
+        let rwnd = (self.cfg.rwnd / self.cfg.mss).max(1);
+        match c.cwnd {
+            Some(cwnd) => (cwnd / self.cfg.mss).max(1).min(rwnd),
+            None => rwnd,
+        }
+    }
+
+    /// The next segment to send if the window allows: the lowest lost segment not yet
+    /// retransmitted (RFC 6675 NextSeg rule 1), else new data within the receiver window.
+    fn next_segment(&mut self) -> Option<(u64, bool)> {
+        if self.lost_out > self.retrans_out {
+            let mut seq = self.retx_hint.max(self.snd_una);
+            while seq < self.snd_nxt {
+                let f = self.seg(seq).flags;
+                if f & LOST != 0 && f & RETRANS == 0 {
+                    self.retx_hint = seq;
+                    return Some((seq, true));
+                }
+                seq += 1;
+            }
+            self.retx_hint = self.snd_nxt;
+        }
+        let rwnd_segs = (self.cfg.rwnd / self.cfg.mss).max(1);
+        if self.snd_nxt < self.total_segs && self.snd_nxt - self.snd_una < rwnd_segs {
+            return Some((self.snd_nxt, false));
+        }
+        None
+    }
+
+    /// Whether the sender has a segment it may send now, ignoring pacing; and if it is
+    /// blocked only by pacing, when it may send.
+    pub fn poll_transmit(&mut self, now: Time) -> Option<Transmit> {
+        let c = self.control();
+        if self.in_flight() >= self.window_segments(&c) {
+            return None;
+        }
+        let (seq, is_retx) = self.next_segment()?;
+        let len = self.seg_len(seq);
+        if let Some(rate) = c.pacing_rate {
+            if rate.bytes_per_sec() > 0.0 && self.pacer.release_time(now, len, rate, c.quantum) > now {
+                return None;
+            }
+        }
+        self.on_transmit(now, seq, len, is_retx, &c);
+        Some(Transmit { seq, len, is_retransmission: is_retx, ecn_capable: self.cfg.ecn })
+    }
+
+    /// Whether the window and the data would let a segment out (ignoring pacing).
+    pub fn has_sendable(&mut self) -> bool {
+        let c = self.control();
+        self.in_flight() < self.window_segments(&c) && self.next_segment().is_some()
+    }
+
+    /// When the pacer will let the next segment out, if the sender is waiting only for it.
+    pub fn next_send_time(&mut self, now: Time) -> Option<Time> {
+        let c = self.control();
+        let rate = c.pacing_rate.filter(|r| r.bytes_per_sec() > 0.0)?;
+        if self.in_flight() >= self.window_segments(&c) {
+            return None;
+        }
+        let (seq, _) = self.next_segment()?;
+        Some(self.pacer.release_time(now, self.seg_len(seq), rate, c.quantum))
+    }
+
+    fn on_transmit(&mut self, now: Time, seq: u64, len: Bytes, is_retx: bool, c: &Control) {
+        if self.packets_out() == 0 {
+            // tcp_rate_skb_sent: a new flight starts the sampler's clocks afresh.
+            self.rate.first_sent_time = now;
+            self.rate.delivered_time = now;
+            if let Some(last) = self.last_send {
+                if now - last > self.rtt.rto() {
+                    let (cc, mut ctx) = self.ctx(now);
+                    cc.on_idle_restart(&mut ctx);
+                }
+            }
+        }
+        let in_flight_after = (self.in_flight() + 1) * self.cfg.mss;
+        let app_limited_flag = if self.rate.app_limited > 0 { APP_LIMITED } else { 0 };
+        let rec = Seg {
+            sent_time: now,
+            delivered: self.rate.delivered,
+            delivered_time: self.rate.delivered_time,
+            first_sent_time: self.rate.first_sent_time,
+            tx_in_flight: in_flight_after,
+            lost_at_send: self.rate.lost,
+            flags: app_limited_flag,
+        };
+        if is_retx {
+            let s = self.seg_mut(seq);
+            s.flags = (s.flags & (LOST | SACKED)) | RETRANS | EVER_RETRANS | app_limited_flag;
+            let flags = s.flags;
+            *s = Seg { flags, ..rec };
+            self.retrans_out += 1;
+            self.retx_hint = seq + 1;
+            self.stats.retransmits += 1;
+            self.stats.retransmitted_bytes += len;
+        } else {
+            debug_assert_eq!(seq, self.snd_nxt);
+            self.segs.push_back(rec);
+            self.snd_nxt += 1;
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len;
+        if let Some(rate) = c.pacing_rate {
+            if rate.bytes_per_sec() > 0.0 {
+                self.pacer.on_send(now, len, rate, c.quantum);
+            }
+        }
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        self.last_send = Some(now);
+        // Application-limited: nothing more to send although the window would allow it.
+        if self.snd_nxt >= self.total_segs && self.lost_out <= self.retrans_out {
+            self.rate.app_limited = (self.rate.delivered + self.bytes_in_flight()).max(1);
+        }
+        let sent = Sent {
+            bytes: len,
+            is_retransmission: is_retx,
+            in_flight: self.bytes_in_flight(),
+            app_limited: self.rate.app_limited > 0,
+        };
+        let (cc, mut ctx) = self.ctx(now);
+        cc.on_sent(&sent, &mut ctx);
+    }
+
+    /// The earliest time the sender needs [`on_timer`](Self::on_timer): the RTO or a
+    /// controller timer.
+    pub fn next_timer(&self) -> Option<Time> {
+        match (self.rto_deadline, self.cc.next_timer()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn on_timer(&mut self, now: Time) {
+        if let Some(t) = self.cc.next_timer() {
+            if t <= now {
+                let (cc, mut ctx) = self.ctx(now);
+                cc.on_timer(&mut ctx);
+            }
+        }
+        if let Some(deadline) = self.rto_deadline {
+            if deadline <= now {
+                self.on_rto(now);
+            }
+        }
+    }
+
+    /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1: back off, mark everything un-SACKed lost, resend
+    /// from the first hole with a one-segment window.
+    fn on_rto(&mut self, now: Time) {
+        if self.packets_out() == 0 {
+            self.rto_deadline = None;
+            return;
+        }
+        self.stats.timeouts += 1;
+        if self.state == RecoveryState::Open {
+            self.stats.loss_episodes += 1;
+        }
+        {
+            let (cc, mut ctx) = self.ctx(now);
+            cc.on_timeout(&mut ctx);
+        }
+        if !self.cfg.sack {
+            self.sacked_out = 0;
+            self.dupacks = 0;
+        }
+        let mut newly_lost = 0;
+        for i in 0..self.segs.len() {
+            let s = &mut self.segs[i];
+            if s.flags & SACKED == 0 {
+                if s.flags & LOST == 0 {
+                    newly_lost += 1;
+                }
+                s.flags = (s.flags | LOST) & !RETRANS;
+            }
+        }
+        self.lost_out += newly_lost;
+        self.stats.lost_segments += newly_lost;
+        self.rate.lost += newly_lost * self.cfg.mss;
+        self.retrans_out = 0;
+        self.retx_hint = self.snd_una;
+        self.lost_scan = self.snd_nxt;
+        self.state = RecoveryState::Loss;
+        self.recovery_point = self.snd_nxt;
+        self.rtt.on_timeout();
+        self.rto_deadline = Some(now + self.rtt.rto());
+    }
+
+    /// Processes one ACK, informs the controller, and returns what the controller was told.
+    pub fn on_ack(&mut self, now: Time, ack: &Ack) -> Feedback {
+        if ack.cum_ack > self.snd_nxt || ack.cum_ack < self.snd_una {
+            return Feedback::default(); // acknowledges data never sent, or an old ACK
+        }
+        let prior_in_flight = self.bytes_in_flight();
+        let flavor = self.cc.fast_recovery();
+        let mut fb = Feedback { prior_in_flight, ..Feedback::default() };
+        let mut rtt_seg_sent: Option<Time> = None;
+        let mut rate_cand: Option<RateCandidate> = None;
+
+        // 1. Cumulatively acknowledged segments.
+        let newly_cum = ack.cum_ack - self.snd_una;
+        for _ in 0..newly_cum {
+            let seq = self.snd_una;
+            let s = self.segs.pop_front().expect("outstanding segment");
+            let len = self.seg_len(seq);
+            if s.flags & SACKED != 0 {
+                self.sacked_out -= 1;
+            } else {
+                self.deliver(&s, len, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
+            }
+            if s.flags & LOST != 0 {
+                self.lost_out -= 1;
+            }
+            if s.flags & RETRANS != 0 {
+                self.retrans_out -= 1;
+            }
+            self.snd_una += 1;
+        }
+        let advanced = newly_cum > 0;
+        self.highest_sacked = self.highest_sacked.max(self.snd_una);
+        self.lost_scan = self.lost_scan.max(self.snd_una);
+        self.retx_hint = self.retx_hint.max(self.snd_una);
+
+        // 2. SACK blocks (only the parts not reported by the previous ACK).
+        if self.cfg.sack {
+            let blocks = *ack;
+            for b in blocks.sack_blocks() {
+                self.apply_sack_block(*b, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
+            }
+            self.prev_n_sack = ack.n_sack as usize;
+            self.prev_sack = ack.sack;
+        } else if advanced {
+            // Reno SACK emulation (Linux tcp_remove_reno_sacks / tcp_reset_reno_sack): in
+            // recovery the cumulative ACK consumed `newly_cum - 1` duplicate ACKs; elsewhere
+            // an advancing ACK means the duplicate ACKs are all accounted for.
+            self.sacked_out = match self.state {
+                RecoveryState::Recovery => self.sacked_out.saturating_sub(newly_cum - 1),
+                _ => 0,
+            };
+        }
+        if fb.acked_packets > 0 {
+            self.rate.delivered_time = now;
+        }
+        fb.is_dupack = !advanced && self.packets_out() > 0;
+        if advanced {
+            self.dupacks = 0;
+        } else if fb.is_dupack {
+            self.dupacks += 1;
+            // After an RTO, duplicate ACKs mostly echo go-back-N retransmissions of segments the
+            // receiver already holds: they do not show new data leaving the network.
+            if !self.cfg.sack && self.state != RecoveryState::Loss {
+                self.sacked_out += 1;
+            }
+        }
+        if !self.cfg.sack {
+            // tcp_limit_reno_sacked: at least one hole (or every lost segment) is not received.
+            let holes = self.lost_out.max(1).min(self.packets_out());
+            self.sacked_out = self.sacked_out.min(self.packets_out() - holes);
+        }
+
+        // 3. RTT sample (Karn: only from segments never retransmitted).
+        if let Some(sent) = rtt_seg_sent {
+            let sample = now - sent;
+            self.rtt.on_sample(sample);
+            fb.rtt_sample = Some(sample);
+        }
+
+        // 4. End of recovery.
+        if self.state != RecoveryState::Open {
+            let reno_exit = !self.cfg.sack && flavor == FastRecovery::Reno && advanced;
+            if self.snd_una >= self.recovery_point || reno_exit {
+                self.state = RecoveryState::Open;
+                fb.recovery_ended = true;
+            }
+        }
+
+        // 5. Loss detection.
+        let lost_before = self.lost_out;
+        if self.cfg.sack {
+            self.detect_losses_sack();
+        } else {
+            self.detect_losses_dupack(advanced, flavor);
+        }
+        let newly_lost = self.lost_out - lost_before;
+        if newly_lost > 0 {
+            fb.lost_packets = newly_lost as u32;
+            fb.lost_bytes = newly_lost * self.cfg.mss;
+            self.stats.lost_segments += newly_lost;
+            self.rate.lost += fb.lost_bytes;
+            // After an RTO, further losses below the recovery point belong to the same episode
+            // (RFC 6582 §3.2 step 1).
+            if self.state == RecoveryState::Open {
+                self.state = RecoveryState::Recovery;
+                self.recovery_point = self.snd_nxt;
+                fb.new_episode = true;
+                self.stats.loss_episodes += 1;
+            }
+        }
+        fb.in_recovery = self.state == RecoveryState::Recovery;
+
+        // 6. Delivery-rate sample.
+        if let Some(RateCandidate { seg: p }) = rate_cand {
+            // tcp_rate_gen: the sample spans the longer of the send and ACK phases.
+            let send_elapsed = p.sent_time - p.first_sent_time;
+            let ack_elapsed = now - p.delivered_time;
+            let interval = send_elapsed.max(ack_elapsed);
+            if self.rate.app_limited > 0 && self.rate.delivered > self.rate.app_limited {
+                self.rate.app_limited = 0;
+            }
+            let min_rtt = self.rtt.stats().min_rtt.unwrap_or(Time::ZERO);
+            if interval > Time::ZERO && interval >= min_rtt {
+                fb.rate_sample = Some(RateSample {
+                    delivered: self.rate.delivered - p.delivered,
+                    interval,
+                    is_app_limited: p.flags & APP_LIMITED != 0,
+                    prior_delivered: p.delivered,
+                    tx_in_flight: p.tx_in_flight,
+                    lost: self.rate.lost - p.lost_at_send,
+                });
+            }
+        }
+
+        // 7. ECN.
+        fb.ece = ack.ece;
+        fb.ecn_ce_packets = ack.ce_packets;
+        if self.cfg.ecn {
+            fb.ecn_ect_packets = fb.acked_packets;
+        }
+        if ack.ece {
+            self.stats.ece_acks += 1;
+        }
+        fb.one_way_delay = ack.one_way_delay;
+        fb.delivered = self.rate.delivered;
+
+        // 8. Retransmission timer (RFC 6298 §5.2–5.3).
+        if self.packets_out() == 0 {
+            self.rto_deadline = None;
+        } else if advanced {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+
+        let (cc, mut ctx) = self.ctx(now);
+        cc.on_feedback(&fb, &mut ctx);
+        fb
+    }
+
+    /// Accounts one segment newly delivered (cumulatively or by SACK).
+    fn deliver(
+        &mut self,
+        s: &Seg,
+        len: Bytes,
+        fb: &mut Feedback,
+        rtt_seg_sent: &mut Option<Time>,
+        rate_cand: &mut Option<RateCandidate>,
+    ) {
+        fb.acked_bytes += len;
+        fb.acked_packets += 1;
+        self.stats.bytes_delivered += len;
+        self.rate.delivered += len;
+        if s.flags & EVER_RETRANS == 0 && rtt_seg_sent.is_none_or(|t| s.sent_time > t) {
+            *rtt_seg_sent = Some(s.sent_time);
+        }
+        // tcp_rate_skb_delivered: keep the most recently sent segment.
+        if rate_cand.is_none_or(|c| s.sent_time >= c.seg.sent_time) {
+            *rate_cand = Some(RateCandidate { seg: *s });
+            self.rate.first_sent_time = s.sent_time;
+        }
+    }
+
+    fn apply_sack_block(
+        &mut self,
+        b: SackBlock,
+        fb: &mut Feedback,
+        rtt_seg_sent: &mut Option<Time>,
+        rate_cand: &mut Option<RateCandidate>,
+    ) {
+        let start = b.start.max(self.snd_una);
+        let end = b.end.min(self.snd_nxt);
+        let mut seq = start;
+        while seq < end {
+            // Skip what the previous ACK already reported (Linux's SACK cache).
+            if let Some(skip_to) = self.prev_sack[..self.prev_n_sack]
+                .iter()
+                .find(|p| p.start <= seq && seq < p.end)
+                .map(|p| p.end)
+            {
+                seq = skip_to.min(end);
+                continue;
+            }
+            let len = self.seg_len(seq);
+            let s = *self.seg(seq);
+            if s.flags & SACKED == 0 {
+                let mut flags = s.flags | SACKED;
+                if flags & LOST != 0 {
+                    self.lost_out -= 1;
+                    flags &= !LOST;
+                }
+                if flags & RETRANS != 0 {
+                    self.retrans_out -= 1;
+                    flags &= !RETRANS;
+                }
+                self.seg_mut(seq).flags = flags;
+                self.sacked_out += 1;
+                self.deliver(&s, len, fb, rtt_seg_sent, rate_cand);
+            }
+            seq += 1;
+        }
+        if end > self.highest_sacked {
+            self.highest_sacked = end;
+        }
+    }
+
+    /// RFC 6675 `IsLost`: every un-SACKed segment below the DupThresh-th highest SACKed
+    /// segment is lost.
+    fn detect_losses_sack(&mut self) {
+        if self.sacked_out < self.cfg.dupthresh as u64 {
+            return;
+        }
+        let mut count = 0;
+        let mut seq = self.highest_sacked;
+        let floor = self.lost_scan.max(self.snd_una);
+        while seq > floor {
+            seq -= 1;
+            if self.seg(seq).flags & SACKED != 0 {
+                count += 1;
+                if count == self.cfg.dupthresh {
+                    break;
+                }
+            }
+        }
+        if count < self.cfg.dupthresh {
+            return;
+        }
+        for s in floor..seq {
+            let rec = self.seg_mut(s);
+            if rec.flags & (SACKED | LOST) == 0 {
+                rec.flags |= LOST;
+                self.lost_out += 1;
+                self.retx_hint = self.retx_hint.min(s);
+            }
+        }
+        self.lost_scan = seq;
+    }
+
+    /// Loss detection from duplicate and partial ACKs (RFC 5681 §3.2, RFC 6582 §3.2).
+    fn detect_losses_dupack(&mut self, advanced: bool, flavor: FastRecovery) {
+        if self.packets_out() == 0 {
+            return;
+        }
+        let head = self.snd_una;
+        let trigger = if self.state == RecoveryState::Open {
+            self.dupacks >= self.cfg.dupthresh
+        } else {
+            // NewReno partial ACK: the next hole is lost too.
+            flavor == FastRecovery::NewReno && advanced
+        };
+        if trigger {
+            let rec = self.seg_mut(head);
+            if rec.flags & LOST == 0 {
+                rec.flags |= LOST;
+                self.lost_out += 1;
+                self.retx_hint = self.retx_hint.min(head);
+            }
+        }
+    }
+
+    /// State for time series and traces.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut s = self.cc.snapshot();
+        if s.pacing_rate.is_none() {
+            s.pacing_rate = self.control().pacing_rate;
+        }
+        s
+    }
+
+    /// Checks the scoreboard's counters against its records (for tests and debug builds).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let (mut sacked, mut lost, mut retrans) = (0, 0, 0);
+        for s in &self.segs {
+            sacked += (s.flags & SACKED != 0) as u64;
+            lost += (s.flags & LOST != 0) as u64;
+            retrans += (s.flags & RETRANS != 0) as u64;
+            if s.flags & SACKED != 0 && s.flags & (LOST | RETRANS) != 0 {
+                return Err("a SACKed segment is also lost or in retransmission".into());
+            }
+        }
+        if self.segs.len() as u64 != self.packets_out() {
+            return Err(format!("{} records for {} outstanding segments", self.segs.len(), self.packets_out()));
+        }
+        if self.cfg.sack && sacked != self.sacked_out {
+            return Err(format!("sacked_out {} but {} SACKed records", self.sacked_out, sacked));
+        }
+        if !self.cfg.sack && self.sacked_out >= self.packets_out().max(1) {
+            return Err(format!("sacked_out {} of {} outstanding", self.sacked_out, self.packets_out()));
+        }
+        if lost != self.lost_out || retrans != self.retrans_out {
+            return Err(format!(
+                "lost_out {} / retrans_out {} but records say {} / {}",
+                self.lost_out, self.retrans_out, lost, retrans
+            ));
+        }
+        if self.in_flight() > self.packets_out() + self.retrans_out {
+            return Err("pipe exceeds outstanding segments".into());
+        }
+        Ok(())
+    }
+}

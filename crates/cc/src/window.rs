@@ -1,0 +1,146 @@
+//! Reno's window arithmetic, shared by every AIMD-family controller: slow start, additive
+//! increase by byte counting, and the multiplicative decrease.
+//!
+//! Slow start follows RFC 5681 §3.1 with appropriate byte counting (RFC 3465) as Linux's
+//! `tcp_slow_start` does it: `cwnd += acked` up to ssthresh, the rest of the ACK spills into
+//! congestion avoidance. Congestion avoidance adds `a` segments per window of acknowledged
+//! data (RFC 5681 eq. 3, `cwnd += a·SMSS·SMSS/cwnd` per ACK), accumulated in a credit counter
+//! like Linux's `tcp_cong_avoid_ai` so that no fraction of an increase is lost to rounding.
+
+use crate::controller::{Control, Snapshot};
+use crate::units::Bytes;
+
+/// cwnd and ssthresh in bytes, with the congestion-avoidance credit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenoWindow {
+    pub cwnd: Bytes,
+    pub ssthresh: Bytes,
+    /// Acknowledged bytes (times the increase factor) not yet turned into window growth.
+    ca_credit: f64,
+}
+
+impl RenoWindow {
+    /// A window starting at `initial_cwnd` bytes with ssthresh "arbitrarily high" (RFC 5681).
+    pub fn new(initial_cwnd: Bytes) -> RenoWindow {
+        RenoWindow { cwnd: initial_cwnd, ssthresh: Bytes::MAX, ca_credit: 0.0 }
+    }
+
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Slow start: `cwnd += acked`, capped at ssthresh. Returns the acknowledged bytes left
+    /// over once ssthresh is reached (to be spent in congestion avoidance).
+    pub fn slow_start(&mut self, acked: Bytes) -> Bytes {
+        let room = self.ssthresh.saturating_sub(self.cwnd);
+        let used = acked.min(room);
+        self.cwnd += used;
+        acked - used
+    }
+
+    /// Congestion avoidance: `a` MSS of growth per cwnd of acknowledged bytes.
+    pub fn additive_increase(&mut self, acked: Bytes, mss: Bytes, a: f64) {
+        if acked == 0 || a <= 0.0 {
+            return;
+        }
+        self.ca_credit += acked as f64 * a;
+        let w = self.cwnd.max(mss) as f64;
+        if self.ca_credit >= w {
+            let steps = (self.ca_credit / w).floor();
+            self.ca_credit -= steps * w;
+            self.cwnd += (steps as Bytes) * mss;
+        }
+    }
+
+    /// Reno's increase for one ACK: slow start below ssthresh, then one MSS per RTT.
+    pub fn reno_increase(&mut self, acked: Bytes, mss: Bytes) {
+        let rest = if self.in_slow_start() { self.slow_start(acked) } else { acked };
+        if rest > 0 {
+            self.additive_increase(rest, mss, 1.0);
+        }
+    }
+
+    /// Multiplicative decrease: `ssthresh = max(beta·cwnd, 2·MSS)` (Linux `tcp_reno_ssthresh`
+    /// with beta = 1/2; RFC 5681 eq. 4 uses FlightSize, which equals cwnd for a window-limited
+    /// flow). Returns the new ssthresh; cwnd is left to the caller.
+    pub fn reduce_ssthresh(&mut self, beta: f64, mss: Bytes) -> Bytes {
+        self.ssthresh = ((self.cwnd as f64 * beta) as Bytes).max(2 * mss);
+        self.ca_credit = 0.0;
+        self.ssthresh
+    }
+
+    /// Never below one segment.
+    pub fn set_cwnd(&mut self, cwnd: Bytes, mss: Bytes) {
+        self.cwnd = cwnd.max(mss);
+    }
+
+    /// A pure window decision (no pacing), bursts of one segment.
+    pub fn control(&self, mss: Bytes) -> Control {
+        Control { cwnd: Some(self.cwnd), pacing_rate: None, quantum: mss }
+    }
+
+    /// cwnd and ssthresh for traces, with the given state name.
+    pub fn snapshot(&self, state: &'static str) -> Snapshot {
+        Snapshot {
+            cwnd: Some(self.cwnd),
+            ssthresh: Some(self.ssthresh),
+            pacing_rate: None,
+            bw_estimate: None,
+            min_rtt: None,
+            state,
+        }
+    }
+
+    pub fn state_name(&self, in_recovery: bool) -> &'static str {
+        if in_recovery {
+            "recovery"
+        } else if self.in_slow_start() {
+            "slow_start"
+        } else {
+            "cong_avoid"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const MSS: Bytes = 1000;
+
+    #[test]
+    fn slow_start_doubles_per_rtt_and_stops_at_ssthresh() {
+        let mut w = RenoWindow::new(10 * MSS);
+        // One RTT: every segment of the window is acknowledged once.
+        for _ in 0..10 {
+            w.reno_increase(MSS, MSS);
+        }
+        assert_eq!(w.cwnd, 20 * MSS);
+        w.ssthresh = 25 * MSS;
+        let left = w.slow_start(10 * MSS);
+        assert_eq!(w.cwnd, 25 * MSS);
+        assert_eq!(left, 5 * MSS);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_mss_per_window() {
+        let mut w = RenoWindow::new(100 * MSS);
+        w.ssthresh = 50 * MSS;
+        for _ in 0..100 {
+            w.reno_increase(MSS, MSS);
+        }
+        assert_eq!(w.cwnd, 101 * MSS);
+        // The next 101 segments add exactly one more: nothing lost to rounding.
+        for _ in 0..101 {
+            w.reno_increase(MSS, MSS);
+        }
+        assert_eq!(w.cwnd, 102 * MSS);
+    }
+
+    #[test]
+    fn halving_floors_at_two_segments() {
+        let mut w = RenoWindow::new(3 * MSS);
+        assert_eq!(w.reduce_ssthresh(0.5, MSS), 2 * MSS);
+        w.cwnd = 80 * MSS;
+        assert_eq!(w.reduce_ssthresh(0.5, MSS), 40 * MSS);
+    }
+}

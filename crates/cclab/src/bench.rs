@@ -1,0 +1,136 @@
+//! `cclab bench`: simulator speed on fixed scenarios.
+//!
+//! Each case runs in a child process (`cclab __bench-case NAME`) so that its peak resident
+//! memory (VmHWM) is its own. Cases run one after another, never in parallel, so the figure is
+//! one core's speed.
+
+use crate::UserError;
+use cc::{CcConfig, Rate, Time};
+use serde::{Deserialize, Serialize};
+use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Simulation};
+use std::time::Instant;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct BenchResult {
+    pub name: String,
+    pub packets: u64,
+    pub events: u64,
+    pub sim_s: f64,
+    pub wall_s: f64,
+    pub packets_per_s: f64,
+    pub peak_rss_bytes: u64,
+}
+
+fn dumbbell(rate_bps: f64, flows: Vec<FlowConfig>, secs: u64) -> SimConfig {
+    SimConfig {
+        seed: 1,
+        duration: Time::from_secs(secs),
+        sample_interval: None,
+        link: LinkConfig { rate: Rate::from_bits_per_sec(rate_bps), buffer: QueueLimit::Bdp(1.0), ..LinkConfig::default() },
+        flows,
+    }
+}
+
+fn flows(name: &str, n: usize, rtt: impl Fn(usize) -> Time) -> Vec<FlowConfig> {
+    (0..n).map(|i| FlowConfig::new(CcConfig::from_name(name).expect("known algorithm"), rtt(i))).collect()
+}
+
+/// The fixed cases, by name.
+pub fn cases() -> Vec<(&'static str, &'static str, SimConfig)> {
+    vec![
+        ("a-reno-40m", "1 Reno flow, 40 Mbit/s, 100 ms, 60 s", dumbbell(40e6, flows("reno", 1, |_| Time::from_millis(100)), 60)),
+        ("b-newreno5-40m", "5 NewReno flows, 40 Mbit/s, 100 ms, 60 s", dumbbell(40e6, flows("newreno", 5, |_| Time::from_millis(100)), 60)),
+        ("c-newreno-1g", "1 NewReno flow, 1 Gbit/s, 20 ms, 20 s", dumbbell(1e9, flows("newreno", 1, |_| Time::from_millis(20)), 20)),
+        (
+            "d-100flows-1g",
+            "100 NewReno flows, 1 Gbit/s, RTTs 20..200 ms, 20 s",
+            dumbbell(1e9, flows("newreno", 100, |i| Time::from_millis(20 + (180 * i as u64) / 99)), 20),
+        ),
+    ]
+}
+
+fn peak_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok()))
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Runs one case in this process and prints its result as one JSON line.
+pub fn bench_case(name: &str) -> Result<(), UserError> {
+    let (_, _, cfg) =
+        cases().into_iter().find(|(n, _, _)| *n == name).ok_or_else(|| UserError(format!("no bench case `{name}`")))?;
+    let sim_s = cfg.duration.as_secs_f64();
+    let sim = Simulation::new(cfg).map_err(UserError)?;
+    let t0 = Instant::now();
+    let r = sim.run(|_| {});
+    let wall_s = t0.elapsed().as_secs_f64();
+    let res = BenchResult {
+        name: name.to_string(),
+        packets: r.summary.packets,
+        events: r.summary.events,
+        sim_s,
+        wall_s,
+        packets_per_s: r.summary.packets as f64 / wall_s,
+        peak_rss_bytes: peak_rss_bytes(),
+    };
+    println!("{}", serde_json::to_string(&res).expect("result serialises"));
+    Ok(())
+}
+
+pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
+    let exe = std::env::current_exe().map_err(|e| UserError(format!("cannot find my own binary: {e}")))?;
+    if cfg!(debug_assertions) && !json {
+        eprintln!("note: this is a debug build; run `cargo run --release -- bench` for meaningful figures");
+    }
+    let mut results = Vec::new();
+    for (name, what, _) in cases() {
+        if only.is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
+        if !json {
+            eprintln!("running {name}: {what} ...");
+        }
+        let out = std::process::Command::new(&exe)
+            .args(["__bench-case", name])
+            .output()
+            .map_err(|e| UserError(format!("cannot run bench case {name}: {e}")))?;
+        if !out.status.success() {
+            return Err(UserError(format!("bench case {name} failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
+        }
+        let r: BenchResult = serde_json::from_slice(&out.stdout)
+            .map_err(|e| UserError(format!("bench case {name} printed something unexpected: {e}")))?;
+        results.push((what, r));
+    }
+    if json {
+        let all: Vec<serde_json::Value> = results
+            .iter()
+            .map(|(_, r)| {
+                serde_json::json!({
+                    "name": r.name, "packets": r.packets, "wall_s": r.wall_s,
+                    "packets_per_s": r.packets_per_s, "peak_rss_bytes": r.peak_rss_bytes,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&all).expect("results serialise"));
+    } else {
+        println!("{:<16} {:<52} {:>12} {:>9} {:>14} {:>12} {:>10}", "case", "scenario", "packets", "wall (s)", "packets/s", "events/s", "peak RSS");
+        for (what, r) in &results {
+            println!(
+                "{:<16} {:<52} {:>12} {:>9.3} {:>14.0} {:>12.0} {:>7.1} MB",
+                r.name,
+                what,
+                r.packets,
+                r.wall_s,
+                r.packets_per_s,
+                r.events as f64 / r.wall_s,
+                r.peak_rss_bytes as f64 / 1e6
+            );
+        }
+    }
+    Ok(())
+}

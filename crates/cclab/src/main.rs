@@ -1,0 +1,142 @@
+//! `cclab`: the congestion-control laboratory's command line.
+
+mod bench;
+mod output;
+mod run;
+mod scenario;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cclab", version, about = "How does this congestion-control algorithm behave on that network, alone and against others?")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario (a TOML file and/or flags). With neither, compare every algorithm alone
+    /// on the default network (40 Mbit/s, 100 ms, 1 BDP of drop-tail buffer, 60 s).
+    Run(RunArgs),
+    /// List the algorithms with their family, source and parameters.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure simulator speed (bottleneck packets per second) and peak memory on fixed
+    /// scenarios.
+    Bench {
+        #[arg(long)]
+        json: bool,
+        /// Only the cases whose name contains this.
+        #[arg(long)]
+        only: Option<String>,
+    },
+    #[command(hide = true, name = "__bench-case")]
+    BenchCase { name: String },
+}
+
+/// Flags for `cclab run`. Each one overrides the scenario file.
+#[derive(Args, Debug, Default)]
+pub struct RunArgs {
+    /// Scenario file (TOML).
+    pub scenario: Option<PathBuf>,
+    /// Algorithms, comma-separated; flows take them in turn.
+    #[arg(long)]
+    pub cc: Option<String>,
+    /// Number of flows (default: one per algorithm given).
+    #[arg(long)]
+    pub flows: Option<u32>,
+    /// Bottleneck rate, e.g. 40mbit.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rate: Option<String>,
+    /// Base round-trip time of every flow, e.g. 100ms.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rtt: Option<String>,
+    /// Simulated time, e.g. 60s.
+    #[arg(long, allow_hyphen_values = true)]
+    pub duration: Option<String>,
+    /// Random loss at the bottleneck, e.g. 1%.
+    #[arg(long, allow_hyphen_values = true)]
+    pub loss: Option<String>,
+    /// netem impairments at the bottleneck, e.g. "delay 100ms 10ms 25% loss 0.1%".
+    #[arg(long)]
+    pub netem: Option<String>,
+    /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
+    #[arg(long, allow_hyphen_values = true)]
+    pub buffer: Option<String>,
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start flow k at k times this (staggered starts), e.g. 10s.
+    #[arg(long, allow_hyphen_values = true)]
+    pub stagger: Option<String>,
+    /// Segment payload size in bytes.
+    #[arg(long)]
+    pub mss: Option<u64>,
+    /// Turn SACK off (cumulative ACKs only).
+    #[arg(long)]
+    pub no_sack: bool,
+    /// Delayed ACKs (every second segment or 40 ms).
+    #[arg(long)]
+    pub delayed_ack: bool,
+    /// Pace window-based flows (Linux-style, 2x / 1.2x cwnd per RTT).
+    #[arg(long)]
+    pub pacing: bool,
+    /// Receiver window, e.g. 64KB.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rwnd: Option<String>,
+    /// Initial window in segments.
+    #[arg(long)]
+    pub iw: Option<u32>,
+    /// Minimum retransmission timeout, e.g. 200ms.
+    #[arg(long, allow_hyphen_values = true)]
+    pub min_rto: Option<String>,
+    /// Sender access-link rate, e.g. 100mbit.
+    #[arg(long, allow_hyphen_values = true)]
+    pub access_rate: Option<String>,
+    /// Time-series sample interval, e.g. 100ms.
+    #[arg(long, allow_hyphen_values = true)]
+    pub interval: Option<String>,
+    /// Write summary.json, timeseries.csv and link.csv here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the summary as JSON on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A user error: printed as one line, exit code 2.
+pub struct UserError(pub String);
+
+impl<T: Into<String>> From<T> for UserError {
+    fn from(s: T) -> Self {
+        UserError(s.into())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(&args),
+        Command::List { json } => {
+            output::print_list(json);
+            Ok(())
+        }
+        Command::Bench { json, only } => bench::bench(json, only.as_deref()),
+        Command::BenchCase { name } => bench::bench_case(&name),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(UserError(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! Tables on the terminal and the machine-readable files of a run.
+
+use crate::scenario::Scenario;
+use crate::UserError;
+use cc::ALGORITHMS;
+use sim::{RunResult, SimConfig};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// `38.28 Mbit/s`, `512.0 kbit/s`, `1.00 Gbit/s`.
+pub fn fmt_rate(bps: f64) -> String {
+    if bps >= 1e9 {
+        format!("{:.2} Gbit/s", bps / 1e9)
+    } else if bps >= 1e6 {
+        format!("{:.2} Mbit/s", bps / 1e6)
+    } else {
+        format!("{:.1} kbit/s", bps / 1e3)
+    }
+}
+
+fn fmt_bytes(b: u64) -> String {
+    if b >= 10_000_000 {
+        format!("{:.1} MB", b as f64 / 1e6)
+    } else if b >= 10_000 {
+        format!("{:.1} KB", b as f64 / 1e3)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// A plain left-aligned text table.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn new(header: &[&str]) -> Table {
+        Table { header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+    }
+    fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+    fn render(&self) -> String {
+        let n = self.header.len();
+        let widths: Vec<usize> = (0..n)
+            .map(|c| self.rows.iter().map(|r| r[c].chars().count()).chain([self.header[c].len()]).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        let line = |cells: &[String], out: &mut String| {
+            let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+            let _ = writeln!(out, "{}", parts.join("  ").trim_end());
+        };
+        line(&self.header, &mut out);
+        for r in &self.rows {
+            line(r, &mut out);
+        }
+        out
+    }
+}
+
+fn network_line(cfg: &SimConfig, netem: Option<&str>) -> String {
+    let (lp, lb) = cfg.queue_limit();
+    let buffer = if lp != u64::MAX { format!("{lp} packets") } else { fmt_bytes(lb) };
+    let mut rtts: Vec<f64> = cfg.flows.iter().map(|f| f.rtt.as_millis_f64()).collect();
+    rtts.sort_by(|a, b| a.total_cmp(b));
+    rtts.dedup();
+    let rtt = if rtts.len() == 1 {
+        format!("{} ms", rtts[0])
+    } else {
+        format!("{}..{} ms", rtts[0], rtts[rtts.len() - 1])
+    };
+    let mut s = format!(
+        "{} bottleneck, base RTT {rtt}, drop-tail buffer {buffer}, {} s simulated, seed {}",
+        fmt_rate(cfg.initial_rate().bits_per_sec()),
+        cfg.duration.as_secs_f64(),
+        cfg.seed
+    );
+    if !cfg.link.schedule.is_empty() {
+        let _ = write!(s, ", rate schedule of {} steps", cfg.link.schedule.len());
+    }
+    if let Some(n) = netem {
+        let _ = write!(s, ", netem \"{n}\"");
+    } else if cfg.link.netem.loss.mean_loss() > 0.0 {
+        let _ = write!(s, ", random loss {}%", cfg.link.netem.loss.mean_loss() * 100.0);
+    }
+    s
+}
+
+fn rtt_cell(r: &sim::results::Dist) -> String {
+    format!("{:.1} / {:.1} / {:.1}", r.min, r.mean, r.p95)
+}
+
+pub fn print_run(cfg: &SimConfig, r: &RunResult, netem: Option<&str>) {
+    let s = &r.summary;
+    println!("{} flow{}: {}\n", s.flows.len(), if s.flows.len() == 1 { "" } else { "s" }, network_line(cfg, netem));
+    let mut t = Table::new(&[
+        "flow", "cc", "active (s)", "throughput", "goodput", "retrans", "timeouts", "loss episodes", "rtt min/mean/p95 (ms)",
+    ]);
+    for f in &s.flows {
+        t.row(vec![
+            f.id.to_string(),
+            f.cc.clone(),
+            format!("{:.1}-{:.1}", f.start_s, f.end_s),
+            fmt_rate(f.throughput_bps),
+            fmt_rate(f.goodput_bps),
+            f.retransmits.to_string(),
+            f.timeouts.to_string(),
+            f.loss_episodes.to_string(),
+            rtt_cell(&f.rtt_ms),
+        ]);
+    }
+    print!("{}", t.render());
+    let l = &s.link;
+    println!(
+        "\nlink: utilisation {:.1} %, drops {} ({} overflow in {} overflow events, {} random), queueing delay mean {:.1} ms p95 {:.1} ms, queue mean {:.1} p95 {:.0} packets",
+        l.utilization * 100.0,
+        l.drops,
+        l.overflow_drops,
+        l.overflow_events,
+        l.random_drops,
+        l.queue_delay_ms.mean,
+        l.queue_delay_ms.p95,
+        l.queue_packets.mean,
+        l.queue_packets.p95,
+    );
+    println!(
+        "Jain's fairness index {:.3} (goodput, {:.0}-{:.0} s); {} events, {} bottleneck packets, {:.2} s wall",
+        s.jain_index, s.fairness_window_s[0], s.fairness_window_s[1], s.events, s.packets, s.wall_time_s
+    );
+}
+
+pub fn print_comparison(cfg: &SimConfig, rows: &[RunResult], netem: Option<&str>) {
+    println!("Each algorithm alone: {}\n", network_line(cfg, netem));
+    let mut t = Table::new(&[
+        "algorithm",
+        "goodput",
+        "utilisation",
+        "retrans",
+        "timeouts",
+        "rtt mean/p95 (ms)",
+        "queue delay mean/p95 (ms)",
+        "overflow events",
+    ]);
+    for r in rows {
+        let f = &r.summary.flows[0];
+        let l = &r.summary.link;
+        t.row(vec![
+            f.cc.clone(),
+            fmt_rate(f.goodput_bps),
+            format!("{:.1} %", l.utilization * 100.0),
+            f.retransmits.to_string(),
+            f.timeouts.to_string(),
+            format!("{:.1} / {:.1}", f.rtt_ms.mean, f.rtt_ms.p95),
+            format!("{:.1} / {:.1}", l.queue_delay_ms.mean, l.queue_delay_ms.p95),
+            l.overflow_events.to_string(),
+        ]);
+    }
+    print!("{}", t.render());
+    println!("\n`cclab run --cc NAME ...` runs one; `cclab list` describes them; `--json` and `--out DIR` give the figures as files.");
+}
+
+pub fn print_list(json: bool) {
+    if json {
+        let all: Vec<serde_json::Value> = ALGORITHMS
+            .iter()
+            .map(|a| {
+                serde_json::json!({
+                    "name": a.name,
+                    "family": a.family,
+                    "source": a.source,
+                    "summary": a.summary,
+                    "parameters": serde_json::to_value((a.default_config)()).expect("config serialises"),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&all).expect("list serialises"));
+        return;
+    }
+    let mut t = Table::new(&["name", "family", "source", "parameters (defaults)", "what it does"]);
+    for a in ALGORITHMS {
+        let params = match serde_json::to_value((a.default_config)()).expect("config serialises") {
+            serde_json::Value::Object(m) => m
+                .into_iter()
+                .filter(|(k, _)| k != "algorithm")
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => String::new(),
+        };
+        t.row(vec![
+            a.name.to_string(),
+            a.family.as_str().to_string(),
+            a.source.to_string(),
+            if params.is_empty() { "-".into() } else { params },
+            a.summary.to_string(),
+        ]);
+    }
+    print!("{}", t.render());
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> UserError {
+    UserError(format!("{}: {e}", path.display()))
+}
+
+/// `summary.json`, `timeseries.csv` (one row per flow per interval), `link.csv` and the
+/// resolved `scenario.toml`.
+pub fn write_run(dir: &Path, scenario: &Scenario, r: &RunResult) -> Result<(), UserError> {
+    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    let p = dir.join("summary.json");
+    let json = serde_json::to_string_pretty(&r.summary).expect("summary serialises");
+    std::fs::write(&p, json + "\n").map_err(|e| io_err(&p, e))?;
+    let p = dir.join("scenario.toml");
+    let toml = toml::to_string_pretty(scenario).map_err(|e| io_err(&p, e))?;
+    std::fs::write(&p, toml).map_err(|e| io_err(&p, e))?;
+    if let Some(series) = &r.series {
+        let p = dir.join("timeseries.csv");
+        let mut w = csv::Writer::from_path(&p).map_err(|e| io_err(&p, e))?;
+        for row in &series.flows {
+            w.serialize(row).map_err(|e| io_err(&p, e))?;
+        }
+        w.flush().map_err(|e| io_err(&p, e))?;
+        let p = dir.join("link.csv");
+        let mut w = csv::Writer::from_path(&p).map_err(|e| io_err(&p, e))?;
+        for row in &series.link {
+            w.serialize(row).map_err(|e| io_err(&p, e))?;
+        }
+        w.flush().map_err(|e| io_err(&p, e))?;
+    }
+    Ok(())
+}

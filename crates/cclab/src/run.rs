@@ -1,0 +1,160 @@
+//! `cclab run`: a scenario from a file and/or flags, or the default comparison.
+
+use crate::output;
+use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, RateArg, Scenario, SizeArg, TimeArg};
+use crate::{RunArgs, UserError};
+use cc::ALGORITHMS;
+use indicatif::{ProgressBar, ProgressStyle};
+use sim::{RunResult, SimConfig, Simulation};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+fn flag<T: FromStr<Err = String>>(name: &str, v: &Option<String>) -> Result<Option<T>, UserError> {
+    v.as_deref().map(|s| s.parse::<T>().map_err(|e| UserError(format!("--{name}: {e}")))).transpose()
+}
+
+/// The scenario the flags describe (only what they set).
+pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
+    let mut s = Scenario { seed: a.seed, ..Scenario::default() };
+    s.duration = flag::<TimeArg>("duration", &a.duration)?;
+    s.interval = flag::<TimeArg>("interval", &a.interval)?;
+    s.link.rate = flag::<RateArg>("rate", &a.rate)?;
+    s.link.buffer = flag::<BufferArg>("buffer", &a.buffer)?;
+    s.link.loss = flag::<PercentArg>("loss", &a.loss)?;
+    if let Some(n) = &a.netem {
+        sim::Netem::parse(n).map_err(|e| UserError(format!("--netem: {e}")))?;
+        s.link.netem = Some(n.clone());
+    }
+    let d = &mut s.defaults;
+    d.rtt = flag::<TimeArg>("rtt", &a.rtt)?;
+    d.rwnd = flag::<SizeArg>("rwnd", &a.rwnd)?;
+    d.min_rto = flag::<TimeArg>("min-rto", &a.min_rto)?;
+    d.access_rate = flag::<RateArg>("access-rate", &a.access_rate)?;
+    d.mss = a.mss;
+    d.initial_window = a.iw;
+    if a.no_sack {
+        d.sack = Some(false);
+    }
+    if a.delayed_ack {
+        d.delayed_ack = Some(true);
+    }
+    if a.pacing {
+        d.pacing = Some(true);
+    }
+    let stagger = flag::<TimeArg>("stagger", &a.stagger)?;
+    if let Some(list) = &a.cc {
+        let names: Vec<CcArg> = list
+            .split(',')
+            .map(|n| n.parse::<CcArg>().map_err(|e| UserError(format!("--cc: {e}"))))
+            .collect::<Result<_, _>>()?;
+        if names.is_empty() {
+            return Err("--cc: give at least one algorithm".into());
+        }
+        let n = a.flows.unwrap_or(names.len() as u32);
+        if n == 0 {
+            return Err("--flows: must be at least 1".into());
+        }
+        s.flows = Some(
+            (0..n as usize)
+                .map(|k| FlowSpec {
+                    cc: Some(names[k % names.len()].clone()),
+                    start: stagger.as_ref().map(|t| {
+                        let at = cc::Time(t.0 .0 * k as u64);
+                        TimeArg(at, format!("{}s", at.as_secs_f64()))
+                    }),
+                    ..FlowSpec::default()
+                })
+                .collect(),
+        );
+    } else if a.flows.is_some() {
+        return Err("--flows: give the algorithms with --cc (e.g. --cc reno --flows 5)".into());
+    }
+    Ok(s)
+}
+
+/// Runs one configuration with a progress bar that appears if the run lasts over a second.
+pub fn simulate(cfg: SimConfig, quiet: bool, label: &str) -> Result<RunResult, UserError> {
+    let started = Instant::now();
+    let sim = Simulation::new(cfg).map_err(UserError)?;
+    let mut bar: Option<ProgressBar> = None;
+    let mut result = sim.run(|frac| {
+        if quiet {
+            return;
+        }
+        if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+            let b = ProgressBar::new(1000);
+            b.set_style(
+                ProgressStyle::with_template("{msg} [{bar:40}] {percent}% sim time, eta {eta}")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            b.set_message(label.to_string());
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_position((frac * 1000.0) as u64);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    result.summary.wall_time_s = started.elapsed().as_secs_f64();
+    Ok(result)
+}
+
+pub fn run(a: &RunArgs) -> Result<(), UserError> {
+    let flags = flags_scenario(a)?;
+    let base = match &a.scenario {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| UserError(format!("{}: cannot read the scenario: {e}", path.display())))?;
+            Scenario::from_toml(&text, &path.display().to_string())?
+        }
+        None => Scenario::default(),
+    };
+    let scenario = base.overlay(&flags);
+    if a.scenario.is_none() && a.cc.is_none() {
+        return compare(&scenario, a);
+    }
+    let cfg = scenario.resolve()?;
+    let result = simulate(cfg.clone(), a.quiet || a.json, "simulating")?;
+    if let Some(dir) = &a.out {
+        output::write_run(dir, &scenario, &result)?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&result.summary).expect("summary serialises"));
+    } else {
+        output::print_run(&cfg, &result, scenario.link.netem.as_deref());
+        if let Some(dir) = &a.out {
+            println!("wrote {}", dir.display());
+        }
+    }
+    Ok(())
+}
+
+/// The main job: every algorithm alone on the same network, one row each.
+fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
+    let mut rows = Vec::new();
+    let mut first_cfg = None;
+    for info in ALGORITHMS {
+        let mut s = base.clone();
+        s.flows = Some(vec![FlowSpec { cc: Some(CcArg((info.default_config)())), ..FlowSpec::default() }]);
+        let cfg = s.resolve()?;
+        first_cfg.get_or_insert_with(|| cfg.clone());
+        let result = simulate(cfg, a.quiet || a.json, info.name)?;
+        if let Some(dir) = &a.out {
+            output::write_run(&dir.join(info.name), &s, &result)?;
+        }
+        rows.push(result);
+    }
+    if a.json {
+        let all: Vec<_> = rows.iter().map(|r| &r.summary).collect();
+        println!("{}", serde_json::to_string_pretty(&all).expect("summaries serialise"));
+    } else {
+        output::print_comparison(first_cfg.as_ref().expect("at least one algorithm"), &rows, base.link.netem.as_deref());
+        if let Some(dir) = &a.out {
+            println!("wrote {}/<algorithm>/", dir.display());
+        }
+    }
+    Ok(())
+}

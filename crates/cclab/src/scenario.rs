@@ -1,0 +1,464 @@
+//! Scenario files (TOML) and their resolution into a simulator configuration.
+//!
+//! Everything the command-line flags can say can be written here, plus per-flow settings:
+//!
+//! ```toml
+//! seed = 7
+//! duration = "60s"
+//! interval = "100ms"          # time-series sample interval
+//!
+//! [link]
+//! rate = "40mbit"
+//! buffer = "1bdp"             # or "100pkts", "150KB"
+//! netem = "delay 10ms loss 0.1%"
+//! schedule = [{ at = "20s", rate = "2.5mbit" }]
+//!
+//! [defaults]                  # applies to every flow
+//! rtt = "100ms"
+//!
+//! [[flows]]
+//! cc = "newreno"
+//! count = 4                   # four identical flows
+//!
+//! [[flows]]
+//! cc = { algorithm = "reno" }
+//! rtt = "200ms"
+//! start = "10s"
+//! size = "20MB"
+//! ```
+//!
+//! Unknown keys, wrong units and impossible values are reported in one line that names the
+//! key and what is allowed.
+
+use cc::transport::SenderConfig;
+use cc::{algorithm_names, Bytes, CcConfig, Rate, Time};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use sim::netem::LossSpec;
+use sim::units::{parse_percent, parse_rate, parse_size, parse_time, PERCENT_FORMS, RATE_FORMS, SIZE_FORMS, TIME_FORMS};
+use sim::{FlowConfig, LinkConfig, Netem, QueueLimit, SimConfig};
+use std::fmt;
+
+/// Declares a string-valued unit type whose parse errors become serde errors.
+macro_rules! unit_arg {
+    ($name:ident, $inner:ty, $parse:expr, $forms:expr) => {
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name(pub $inner, pub String);
+
+        impl std::str::FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                $parse(s).map(|v| $name(v, s.to_string()))
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str($forms)
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
+                        s.parse().map_err(E::custom)
+                    }
+                }
+                d.deserialize_str(V)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.1)
+            }
+        }
+    };
+}
+
+unit_arg!(TimeArg, Time, parse_time, TIME_FORMS);
+unit_arg!(RateArg, Rate, parse_rate, RATE_FORMS);
+unit_arg!(SizeArg, Bytes, parse_size, SIZE_FORMS);
+unit_arg!(PercentArg, f64, parse_percent, PERCENT_FORMS);
+unit_arg!(BufferArg, QueueLimit, parse_buffer, BUFFER_FORMS);
+
+pub const BUFFER_FORMS: &str = "a buffer like 1bdp, 0.5bdp, 100pkts or 150KB";
+
+/// `1bdp`, `100pkts`, `150KB`.
+pub fn parse_buffer(s: &str) -> Result<QueueLimit, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let num = |body: &str| -> Result<f64, String> {
+        body.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0).ok_or_else(|| format!("`{s}` is not {BUFFER_FORMS}"))
+    };
+    for suffix in ["xbdp", "bdp"] {
+        if let Some(body) = t.strip_suffix(suffix) {
+            return Ok(QueueLimit::Bdp(num(body)?));
+        }
+    }
+    for suffix in ["packets", "pkts", "pkt", "p"] {
+        if let Some(body) = t.strip_suffix(suffix) {
+            let v = num(body)?;
+            if v.fract() != 0.0 {
+                return Err(format!("`{s}`: a packet count must be whole"));
+            }
+            return Ok(QueueLimit::Packets(v as u64));
+        }
+    }
+    match parse_size(s) {
+        Ok(b) if b > 0 => Ok(QueueLimit::Bytes(b)),
+        _ => Err(format!("`{s}` is not {BUFFER_FORMS}")),
+    }
+}
+
+/// A controller given by name (`cc = "reno"`) or as a table with parameters
+/// (`cc = { algorithm = "reno" }`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CcArg(pub CcConfig);
+
+impl std::str::FromStr for CcArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        CcConfig::from_name(s.trim()).map(CcArg)
+    }
+}
+
+impl<'de> Deserialize<'de> for CcArg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CcArg;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "an algorithm name ({}) or a table with `algorithm = \"...\"`", algorithm_names().join(", "))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<CcArg, E> {
+                s.parse().map_err(E::custom)
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<CcArg, M::Error> {
+                CcConfig::deserialize(de::value::MapAccessDeserializer::new(m)).map(CcArg)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Serialize for CcArg {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleStep {
+    pub at: Option<TimeArg>,
+    pub rate: Option<RateArg>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub rate: Option<RateArg>,
+    pub buffer: Option<BufferArg>,
+    /// netem options for the bottleneck: `delay 100ms 10ms 25% loss 0.1%`.
+    pub netem: Option<String>,
+    /// Shorthand for `netem = "loss P"`.
+    pub loss: Option<PercentArg>,
+    pub schedule: Option<Vec<ScheduleStep>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub cc: Option<CcArg>,
+    /// This many identical flows.
+    pub count: Option<u32>,
+    pub rtt: Option<TimeArg>,
+    pub start: Option<TimeArg>,
+    pub stop: Option<TimeArg>,
+    /// Bytes to transfer (the flow ends when all are acknowledged).
+    pub size: Option<SizeArg>,
+    pub mss: Option<u64>,
+    pub sack: Option<bool>,
+    pub delayed_ack: Option<bool>,
+    pub initial_window: Option<u32>,
+    pub rwnd: Option<SizeArg>,
+    pub min_rto: Option<TimeArg>,
+    pub pacing: Option<bool>,
+    pub ecn: Option<bool>,
+    pub access_rate: Option<RateArg>,
+}
+
+impl FlowSpec {
+    /// `self`, with fields it leaves unset taken from `base`.
+    fn or(&self, base: &FlowSpec) -> FlowSpec {
+        macro_rules! pick {
+            ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
+        }
+        pick!(cc, count, rtt, start, stop, size, mss, sack, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: Option<String>,
+    pub seed: Option<u64>,
+    pub duration: Option<TimeArg>,
+    pub interval: Option<TimeArg>,
+    #[serde(default)]
+    pub link: LinkSpec,
+    /// Settings every flow inherits.
+    #[serde(default)]
+    pub defaults: FlowSpec,
+    pub flows: Option<Vec<FlowSpec>>,
+}
+
+pub const DEFAULT_RATE: &str = "40mbit";
+pub const DEFAULT_RTT: &str = "100ms";
+pub const DEFAULT_DURATION: &str = "60s";
+
+impl Scenario {
+    /// Parses a scenario file's text. Errors are one line: `file:line:col: key: message`.
+    pub fn from_toml(text: &str, file: &str) -> Result<Scenario, String> {
+        let de = toml::Deserializer::new(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let loc = inner
+                .span()
+                .map(|sp| {
+                    let before = &text[..sp.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let col = sp.start - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                    format!(":{line}:{col}")
+                })
+                .unwrap_or_default();
+            let msg = inner.message().replace('\n', " ");
+            let key = if path.is_empty() || path == "." { String::new() } else { format!("{path}: ") };
+            format!("{file}{loc}: {key}{msg}")
+        })
+    }
+
+    /// `self` with everything `over` sets replacing what `self` says (flags over a file).
+    pub fn overlay(mut self, over: &Scenario) -> Scenario {
+        macro_rules! take {
+            ($dst:expr, $src:expr) => {
+                if $src.is_some() {
+                    $dst = $src.clone();
+                }
+            };
+        }
+        take!(self.name, over.name);
+        take!(self.seed, over.seed);
+        take!(self.duration, over.duration);
+        take!(self.interval, over.interval);
+        take!(self.link.rate, over.link.rate);
+        take!(self.link.buffer, over.link.buffer);
+        take!(self.link.netem, over.link.netem);
+        take!(self.link.loss, over.link.loss);
+        take!(self.link.schedule, over.link.schedule);
+        self.defaults = over.defaults.or(&self.defaults);
+        take!(self.flows, over.flows);
+        self
+    }
+
+    /// Resolves defaults and units into the simulator's configuration.
+    pub fn resolve(&self) -> Result<SimConfig, String> {
+        let duration = self.duration.as_ref().map_or_else(|| parse_time(DEFAULT_DURATION).unwrap(), |d| d.0);
+        if duration == Time::ZERO {
+            return Err("duration: must be positive".into());
+        }
+        let interval = self.interval.as_ref().map_or(Time::from_millis(100), |d| d.0);
+        if interval == Time::ZERO {
+            return Err("interval: must be positive".into());
+        }
+        let link = self.resolve_link()?;
+        let specs = self.flows.as_deref().unwrap_or(&[]);
+        if specs.is_empty() {
+            return Err("flows: the scenario has no flows; add [[flows]] entries or pass --cc".into());
+        }
+        let mut flows = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            let f = spec.or(&self.defaults);
+            let count = f.count.unwrap_or(1);
+            if count == 0 {
+                return Err(format!("flows[{i}].count: must be at least 1"));
+            }
+            let flow = resolve_flow(&f, i)?;
+            if let Some(stop) = flow.stop {
+                if stop <= flow.start {
+                    return Err(format!("flows[{i}].stop: must be after start"));
+                }
+            }
+            for _ in 0..count {
+                flows.push(flow.clone());
+            }
+        }
+        let cfg = SimConfig { seed: self.seed.unwrap_or(1), duration, sample_interval: Some(interval), link, flows };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    fn resolve_link(&self) -> Result<LinkConfig, String> {
+        let l = &self.link;
+        let mut netem = match &l.netem {
+            Some(s) => Netem::parse(s).map_err(|e| format!("link.netem: {e}"))?,
+            None => Netem::default(),
+        };
+        if let Some(p) = &l.loss {
+            if netem.loss != LossSpec::None {
+                return Err("link.loss: the netem string already sets a loss; give one of the two".into());
+            }
+            netem.loss = LossSpec::Random { p: p.0, correlation: 0.0 };
+        }
+        let mut schedule = Vec::new();
+        for (i, step) in l.schedule.iter().flatten().enumerate() {
+            let at = step.at.as_ref().ok_or_else(|| format!("link.schedule[{i}].at: missing; {TIME_FORMS}"))?;
+            let rate = step.rate.as_ref().ok_or_else(|| format!("link.schedule[{i}].rate: missing; {RATE_FORMS}"))?;
+            if schedule.last().is_some_and(|&(t, _)| t > at.0) {
+                return Err(format!("link.schedule[{i}].at: steps must be in time order"));
+            }
+            schedule.push((at.0, rate.0));
+        }
+        Ok(LinkConfig {
+            rate: l.rate.as_ref().map_or_else(|| parse_rate(DEFAULT_RATE).unwrap(), |r| r.0),
+            schedule,
+            buffer: l.buffer.as_ref().map_or(QueueLimit::Bdp(1.0), |b| b.0),
+            netem,
+        })
+    }
+}
+
+fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
+    let cc = f
+        .cc
+        .as_ref()
+        .ok_or_else(|| format!("flows[{i}].cc: missing; allowed: {}", algorithm_names().join(", ")))?
+        .0
+        .clone();
+    let rtt = f.rtt.as_ref().map_or_else(|| parse_time(DEFAULT_RTT).unwrap(), |t| t.0);
+    let mut sender = SenderConfig::default();
+    if let Some(mss) = f.mss {
+        if !(1..=65_000).contains(&mss) {
+            return Err(format!("flows[{i}].mss: {mss} is outside 1..65000 bytes"));
+        }
+        sender.mss = mss;
+    }
+    if let Some(iw) = f.initial_window {
+        if iw == 0 {
+            return Err(format!("flows[{i}].initial_window: must be at least 1 segment"));
+        }
+        sender.initial_window = iw;
+    }
+    if let Some(r) = &f.rwnd {
+        if r.0 == 0 {
+            return Err(format!("flows[{i}].rwnd: must be positive"));
+        }
+        sender.rwnd = r.0;
+    }
+    if let Some(t) = &f.min_rto {
+        sender.min_rto = t.0;
+    }
+    sender.sack = f.sack.unwrap_or(true);
+    sender.pace_window = f.pacing.unwrap_or(false);
+    sender.ecn = f.ecn.unwrap_or(false);
+    if let Some(s) = &f.size {
+        if s.0 == 0 {
+            return Err(format!("flows[{i}].size: must be positive"));
+        }
+        sender.data_limit = Some(s.0);
+    }
+    Ok(FlowConfig {
+        cc,
+        rtt,
+        start: f.start.as_ref().map_or(Time::ZERO, |t| t.0),
+        stop: f.stop.as_ref().map(|t| t.0),
+        sender,
+        delayed_ack: f.delayed_ack.unwrap_or(false),
+        access_rate: f.access_rate.as_ref().map(|r| r.0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        Scenario::from_toml(text, "s.toml").and_then(|s| s.resolve()).unwrap_err()
+    }
+
+    #[test]
+    fn a_full_scenario_resolves() {
+        let s = Scenario::from_toml(
+            r#"
+seed = 7
+duration = "30s"
+[link]
+rate = "10mbit"
+buffer = "50pkts"
+netem = "delay 5ms loss 1%"
+schedule = [{ at = "10s", rate = "5mbit" }]
+[defaults]
+rtt = "60ms"
+[[flows]]
+cc = "newreno"
+count = 2
+[[flows]]
+cc = { algorithm = "reno" }
+rtt = "120ms"
+start = "5s"
+size = "1MB"
+sack = false
+"#,
+            "s.toml",
+        )
+        .unwrap();
+        let c = s.resolve().unwrap();
+        assert_eq!(c.seed, 7);
+        assert_eq!(c.flows.len(), 3);
+        assert_eq!(c.flows[0].rtt, Time::from_millis(60));
+        assert_eq!(c.flows[2].rtt, Time::from_millis(120));
+        assert_eq!(c.flows[2].sender.data_limit, Some(1_000_000));
+        assert!(!c.flows[2].sender.sack);
+        assert_eq!(c.link.buffer, QueueLimit::Packets(50));
+        assert_eq!(c.link.schedule.len(), 1);
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_its_position() {
+        let e = err("[link]\nrat = \"40mbit\"\n");
+        assert!(e.starts_with("s.toml:2:1: link.rat: unknown field `rat`"), "{e}");
+        assert!(e.contains("`rate`") && !e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn wrong_units_name_the_key_and_the_allowed_forms() {
+        let e = err("[link]\nrate = \"40 parsecs\"\n[[flows]]\ncc = \"reno\"\n");
+        assert!(e.contains("link.rate") && e.contains("parsecs") && e.contains("40mbit"), "{e}");
+        // `40mbps` is accepted as megabits.
+        let ok = Scenario::from_toml("[link]\nrate = \"40mbps\"\n[[flows]]\ncc = \"reno\"\n", "s").unwrap();
+        assert_eq!(ok.resolve().unwrap().link.rate.bits_per_sec(), 40e6);
+    }
+
+    #[test]
+    fn negative_durations_empty_flows_and_bad_algorithms_are_rejected() {
+        assert!(err("duration = \"-5s\"\n[[flows]]\ncc = \"reno\"\n").contains("duration: `-5s` is negative"));
+        assert!(err("flows = []\n").contains("flows"));
+        let e = err("[[flows]]\ncc = \"vegaz\"\n");
+        assert!(e.contains("flows[0].cc") && e.contains("vegaz") && e.contains("newreno"), "{e}");
+        let e = err("[[flows]]\ncc = { algorithm = \"reno\", beta = 0.7 }\n");
+        assert!(e.contains("beta"), "{e}");
+        assert!(err("[[flows]]\ncc = \"reno\"\nstart = \"10s\"\nstop = \"5s\"\n").contains("flows[0].stop"));
+        assert!(err("duration = 60\n").contains("expected a time"));
+    }
+
+    #[test]
+    fn buffers() {
+        assert_eq!(parse_buffer("1bdp").unwrap(), QueueLimit::Bdp(1.0));
+        assert_eq!(parse_buffer("0.5 BDP").unwrap(), QueueLimit::Bdp(0.5));
+        assert_eq!(parse_buffer("100pkts").unwrap(), QueueLimit::Packets(100));
+        assert_eq!(parse_buffer("150KB").unwrap(), QueueLimit::Bytes(150_000));
+        assert!(parse_buffer("lots").is_err());
+        assert!(parse_buffer("-1bdp").is_err());
+    }
+}

@@ -1,0 +1,190 @@
+//! The `cclab` command as a user runs it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cclab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cclab")).args(args).output().expect("cclab runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A user error: exit code 2 and one line on stderr that says what is wrong.
+fn assert_user_error(o: &Output, must_contain: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "exit status for {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    for m in must_contain {
+        assert!(err.contains(m), "`{m}` missing from: {err}");
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn run_with_flags_prints_the_table() {
+    let o = cclab(&["run", "--cc", "reno", "--rate", "40mbit", "--rtt", "100ms", "--duration", "10s"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in ["reno", "goodput", "utilisation", "Jain", "rtt min/mean/p95"] {
+        assert!(out.contains(want), "`{want}` missing:\n{out}");
+    }
+}
+
+#[test]
+fn default_run_compares_every_algorithm() {
+    let o = cclab(&["run", "--duration", "5s"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for a in cc::algorithm_names() {
+        assert!(out.lines().any(|l| l.starts_with(a)), "no row for {a}:\n{out}");
+    }
+}
+
+#[test]
+fn json_summary_has_the_documented_fields() {
+    let o = cclab(&["run", "--cc", "newreno,none", "--flows", "2", "--rate", "10mbit", "--rtt", "60ms", "--loss", "1%", "--duration", "5s", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    for k in ["jain_index", "seed", "sim_time_s", "wall_time_s", "events", "packets"] {
+        assert!(v[k].is_number(), "{k}");
+    }
+    let flows = v["flows"].as_array().unwrap();
+    assert_eq!(flows.len(), 2);
+    assert_eq!(flows[1]["cc"], "none");
+    for k in ["id", "throughput_bps", "goodput_bps", "bytes_delivered", "retransmits", "timeouts"] {
+        assert!(flows[0][k].is_number(), "flows[].{k}");
+    }
+    for k in ["min", "mean", "p95"] {
+        assert!(flows[0]["rtt_ms"][k].is_number(), "rtt_ms.{k}");
+        assert!(v["link"]["queue_delay_ms"][k].is_number(), "queue_delay_ms.{k}");
+    }
+    for k in ["utilization", "drops", "overflow_events"] {
+        assert!(v["link"][k].is_number(), "link.{k}");
+    }
+}
+
+#[test]
+fn same_seed_same_bytes_different_seed_different_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = write(
+        dir.path(),
+        "s.toml",
+        r#"
+duration = "20s"
+[link]
+rate = "10mbit"
+netem = "delay 10ms 5ms 25% loss 0.5%"
+[[flows]]
+cc = "newreno"
+count = 2
+rtt = "60ms"
+[[flows]]
+cc = "reno"
+start = "3s"
+"#,
+    );
+    let run = |seed: &str, out: &str| {
+        let o = cclab(&["run", &scenario, "--seed", seed, "--out", out, "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let (a, b, c) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("c"));
+    run("7", a.to_str().unwrap());
+    run("7", b.to_str().unwrap());
+    run("8", c.to_str().unwrap());
+    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
+    assert_eq!(read(&a, "timeseries.csv"), read(&b, "timeseries.csv"));
+    assert_eq!(read(&a, "link.csv"), read(&b, "link.csv"));
+    let summary = |d: &Path| {
+        let mut v: serde_json::Value = serde_json::from_slice(&read(d, "summary.json")).unwrap();
+        v["wall_time_s"] = serde_json::Value::Null;
+        v
+    };
+    assert_eq!(summary(&a), summary(&b));
+    assert_ne!(read(&a, "timeseries.csv"), read(&c, "timeseries.csv"));
+    let header = String::from_utf8(read(&a, "timeseries.csv")).unwrap();
+    assert!(header.starts_with("time,flow,cwnd,ssthresh,inflight,sacked,lost,retr,rtt,rttvar,rto,state,pacing_rate,throughput"), "{}", &header[..120]);
+    // The resolved scenario is written next to the results and runs again.
+    let again = cclab(&["run", a.join("scenario.toml").to_str().unwrap(), "--seed", "7", "--json"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+}
+
+#[test]
+fn malformed_scenarios_are_one_line_errors_with_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let flows = "[[flows]]\ncc = \"reno\"\n";
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        ("unknown key", format!("[link]\nrat = \"40mbit\"\n{flows}"), vec!["link", "unknown field `rat`", "`rate`"]),
+        ("wrong unit", format!("[link]\nrate = \"40 parsecs\"\n{flows}"), vec!["link.rate", "parsecs", "40mbit"]),
+        ("negative duration", format!("duration = \"-5s\"\n{flows}"), vec!["duration", "negative"]),
+        ("empty flow list", "flows = []\n".to_string(), vec!["flows"]),
+        ("unknown algorithm", "[[flows]]\ncc = \"vegaz\"\n".to_string(), vec!["flows[0].cc", "vegaz", "newreno"]),
+        ("unknown parameter", "[[flows]]\ncc = { algorithm = \"reno\", beta = 0.7 }\n".to_string(), vec!["beta"]),
+        ("bad netem", format!("[link]\nnetem = \"delay 10ms reorder 5%\"\n{flows}"), vec!["link.netem", "reorder"]),
+        ("toml syntax", "duration = \n".to_string(), vec!["s.toml"]),
+        ("number for a time", format!("duration = 60\n{flows}"), vec!["duration", "a time like"]),
+    ];
+    for (what, text, want) in cases {
+        let p = write(dir.path(), "s.toml", &text);
+        let o = cclab(&["run", &p]);
+        assert!(o.status.code() == Some(2), "{what}: {}", stderr(&o));
+        assert_user_error(&o, &want);
+    }
+}
+
+#[test]
+fn malformed_flags_are_one_line_errors_with_exit_code_2() {
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["--cc", "vegaz"], vec!["--cc", "vegaz"]),
+        (vec!["--cc", "reno", "--rate", "40parsecs"], vec!["--rate", "parsecs"]),
+        (vec!["--cc", "reno", "--duration", "-1s"], vec!["--duration", "negative"]),
+        (vec!["--cc", "reno", "--loss", "2"], vec!["--loss", "percentage"]),
+        (vec!["--cc", "reno", "--netem", "slot 1ms"], vec!["--netem", "slot"]),
+        (vec!["--cc", "reno", "--buffer", "lots"], vec!["--buffer", "1bdp"]),
+        (vec!["--flows", "3"], vec!["--flows", "--cc"]),
+        (vec!["/no/such/scenario.toml"], vec!["/no/such/scenario.toml"]),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["run"];
+        all.extend(args.iter());
+        let o = cclab(&all);
+        assert_user_error(&o, &want);
+    }
+    // clap's own errors (unknown flags) also exit with 2.
+    assert_eq!(cclab(&["run", "--bogus"]).status.code(), Some(2));
+}
+
+#[test]
+fn list_shows_every_algorithm() {
+    let o = cclab(&["list"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for a in cc::algorithm_names() {
+        assert!(out.lines().any(|l| l.starts_with(a)), "{a} missing:\n{out}");
+    }
+    let v: serde_json::Value = serde_json::from_slice(&cclab(&["list", "--json"]).stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), cc::algorithm_names().len());
+    assert!(v[0]["family"].is_string() && v[0]["source"].is_string());
+}
+
+#[test]
+fn bench_json_reports_each_case() {
+    let o = cclab(&["bench", "--json", "--only", "a-reno"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v.as_array().unwrap()[0];
+    assert_eq!(r["name"], "a-reno-40m");
+    for k in ["packets", "wall_s", "packets_per_s", "peak_rss_bytes"] {
+        assert!(r[k].as_f64().unwrap() > 0.0, "{k}");
+    }
+}

@@ -1,0 +1,162 @@
+//! The bottleneck: netem loss on entry, a drop-tail FIFO limited in packets or bytes, a
+//! serialiser at the link's (possibly scheduled) rate, and netem delay on exit.
+
+use crate::impair::{DelayProcess, LossProcess};
+use crate::packet::DataPacket;
+use crate::stats::Histogram;
+use cc::{Bytes, Rate, Time};
+use std::collections::VecDeque;
+
+/// What happened to a packet offered to the bottleneck.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Admission {
+    Queued,
+    /// Dropped by the netem loss process.
+    RandomLoss,
+    /// Dropped because the queue was full.
+    Overflow,
+}
+
+/// Counters and distributions of the bottleneck.
+#[derive(Clone, Debug, Default)]
+pub struct LinkStats {
+    /// Packets offered to the link.
+    pub arrivals: u64,
+    pub forwarded: u64,
+    pub forwarded_wire_bytes: Bytes,
+    pub overflow_drops: u64,
+    pub random_drops: u64,
+    /// Buffer-overflow episodes (the talk's "buffer overflows"): overflow drops less than one
+    /// full-buffer drain time apart belong to the same episode, so a run of drops while the
+    /// queue stays full counts once.
+    pub overflow_events: u64,
+    /// Queueing delay (sojourn before service) of forwarded packets, in microseconds.
+    pub queue_delay_us: Histogram,
+    /// Queue length in packets seen by arriving packets.
+    pub queue_len_seen: Histogram,
+    /// ∫ queue length dt, in packet·ns, for the time-average.
+    pub queue_area: f64,
+    pub max_queue_packets: u64,
+    /// ∫ rate dt: bytes the link could have carried.
+    pub capacity_bytes: f64,
+}
+
+pub struct Bottleneck {
+    queue: VecDeque<DataPacket>,
+    queue_bytes: Bytes,
+    limit_packets: u64,
+    limit_bytes: Bytes,
+    rate: Rate,
+    in_service: Option<DataPacket>,
+    loss: LossProcess,
+    pub delay: DelayProcess,
+    /// The last overflow drop, and how long a full queue takes to drain.
+    last_overflow: Option<Time>,
+    last_change: Time,
+    last_capacity_update: Time,
+    pub stats: LinkStats,
+}
+
+impl Bottleneck {
+    pub fn new(rate: Rate, limit_packets: u64, limit_bytes: Bytes, loss: LossProcess, delay: DelayProcess) -> Bottleneck {
+        Bottleneck {
+            queue: VecDeque::new(),
+            queue_bytes: 0,
+            limit_packets,
+            limit_bytes,
+            rate,
+            in_service: None,
+            loss,
+            delay,
+            last_overflow: None,
+            last_change: Time::ZERO,
+            last_capacity_update: Time::ZERO,
+            stats: LinkStats::default(),
+        }
+    }
+
+    pub fn rate(&self) -> Rate {
+        self.rate
+    }
+    pub fn queue_packets(&self) -> u64 {
+        self.queue.len() as u64
+    }
+    pub fn queue_bytes(&self) -> Bytes {
+        self.queue_bytes
+    }
+    /// Packets held: queued plus the one being serialised.
+    pub fn packets_held(&self) -> u64 {
+        self.queue.len() as u64 + self.in_service.is_some() as u64
+    }
+
+    fn account_queue(&mut self, now: Time) {
+        self.stats.queue_area += self.queue.len() as f64 * (now - self.last_change).0 as f64;
+        self.last_change = now;
+    }
+
+    fn account_capacity(&mut self, now: Time) {
+        self.stats.capacity_bytes += self.rate.bytes_in(now - self.last_capacity_update);
+        self.last_capacity_update = now;
+    }
+
+    pub fn set_rate(&mut self, now: Time, rate: Rate) {
+        self.account_capacity(now);
+        self.rate = rate;
+    }
+
+    /// Offers a packet. Returns what happened, and whether the link went from idle to busy
+    /// (the caller must then schedule the departure at the returned time).
+    pub fn arrive(&mut self, now: Time, mut p: DataPacket) -> (Admission, Option<Time>) {
+        self.stats.arrivals += 1;
+        self.stats.queue_len_seen.record(self.queue.len() as u64);
+        if self.loss.lose() {
+            self.stats.random_drops += 1;
+            return (Admission::RandomLoss, None);
+        }
+        if self.queue.len() as u64 >= self.limit_packets || self.queue_bytes + p.wire as Bytes > self.limit_bytes {
+            self.stats.overflow_drops += 1;
+            let drain = self.rate.tx_time(self.queue_bytes).max(Time::from_millis(1));
+            if self.last_overflow.is_none_or(|t| now - t > drain) {
+                self.stats.overflow_events += 1;
+            }
+            self.last_overflow = Some(now);
+            return (Admission::Overflow, None);
+        }
+        p.enqueued = now;
+        self.account_queue(now);
+        self.queue.push_back(p);
+        self.queue_bytes += p.wire as Bytes;
+        self.stats.max_queue_packets = self.stats.max_queue_packets.max(self.queue.len() as u64);
+        if self.in_service.is_none() {
+            (Admission::Queued, Some(self.start_service(now)))
+        } else {
+            (Admission::Queued, None)
+        }
+    }
+
+    /// Takes the head of the queue into service; returns when it will have left.
+    fn start_service(&mut self, now: Time) -> Time {
+        self.account_queue(now);
+        let p = self.queue.pop_front().expect("start_service on an empty queue");
+        self.queue_bytes -= p.wire as Bytes;
+        self.stats.queue_delay_us.record((now - p.enqueued).0 / 1_000);
+        self.in_service = Some(p);
+        now + self.rate.tx_time(p.wire as Bytes)
+    }
+
+    /// The packet in service has left. Returns it, and the next departure time if another
+    /// packet went into service.
+    pub fn depart(&mut self, now: Time) -> (DataPacket, Option<Time>) {
+        let p = self.in_service.take().expect("departure without a packet in service");
+        self.stats.forwarded += 1;
+        self.stats.forwarded_wire_bytes += p.wire as Bytes;
+        let next = if self.queue.is_empty() { None } else { Some(self.start_service(now)) };
+        (p, next)
+    }
+
+    /// Closes the time integrals at the end of the run.
+    pub fn finish(&mut self, now: Time) {
+        self.account_queue(now);
+        self.account_capacity(now);
+    }
+}

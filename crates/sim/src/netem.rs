@@ -1,0 +1,210 @@
+//! netem's syntax for the bottleneck's impairments, as the seeds write their experiments:
+//! `delay 100ms 10ms 25% loss 0.1%`.
+//!
+//! Supported (see tc-netem(8)): `delay TIME [JITTER [CORRELATION]]`,
+//! `distribution {uniform|normal}`, `loss [random] PERCENT [CORRELATION]`,
+//! `loss gemodel p [r [1-h [1-k]]]`, `rate RATE`, `limit PACKETS`. Anything else is rejected
+//! with a message that names it.
+//!
+//! Semantics follow Linux netem: loss is decided as a packet enters the qdisc; delay (with
+//! jitter) is added as it leaves; `rate` is the link's serialisation rate and `limit` the queue
+//! length in packets. Without a `distribution`, jitter is uniform on `[delay-jitter,
+//! delay+jitter]`, which is what the kernel does when tc loads no table.
+
+use crate::units::{parse_percent, parse_rate, parse_time};
+use cc::{Rate, Time};
+use serde::{Deserialize, Serialize};
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DelayDistribution {
+    #[default]
+    Uniform,
+    Normal,
+}
+
+/// A packet-loss process.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "lowercase")]
+pub enum LossSpec {
+    #[default]
+    None,
+    /// Independent (Bernoulli) loss with probability `p`; with `correlation` ρ > 0 each draw is
+    /// `(1-ρ)·U + ρ·previous` as in netem's `get_crandom`.
+    Random { p: f64, correlation: f64 },
+    /// Gilbert-Elliott burst loss (netem `gemodel`): `p` = P(good→bad), `r` = P(bad→good),
+    /// loss probability `1-h` in the bad state and `1-k` in the good state.
+    GilbertElliott { p: f64, r: f64, one_minus_h: f64, one_minus_k: f64 },
+}
+
+impl LossSpec {
+    /// The long-run loss probability.
+    pub fn mean_loss(&self) -> f64 {
+        match *self {
+            LossSpec::None => 0.0,
+            LossSpec::Random { p, .. } => p,
+            LossSpec::GilbertElliott { p, r, one_minus_h, one_minus_k } => {
+                if p + r == 0.0 {
+                    one_minus_k
+                } else {
+                    let pi_bad = p / (p + r);
+                    pi_bad * one_minus_h + (1.0 - pi_bad) * one_minus_k
+                }
+            }
+        }
+    }
+}
+
+/// The impairments a netem string describes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Netem {
+    pub delay: Time,
+    pub jitter: Time,
+    pub delay_correlation: f64,
+    pub distribution: DelayDistribution,
+    pub loss: LossSpec,
+    pub rate: Option<Rate>,
+    pub limit: Option<u64>,
+}
+
+const SUPPORTED: &str = "delay, distribution, loss (random, gemodel), rate, limit";
+
+impl Netem {
+    /// Parses a netem option string. Errors name the offending word and what is allowed.
+    pub fn parse(s: &str) -> Result<Netem, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let mut n = Netem::default();
+        let mut i = 0;
+        let opt_percent = |i: usize| words.get(i).and_then(|w| parse_percent(w).ok());
+        while i < words.len() {
+            let w = words[i].to_ascii_lowercase();
+            i += 1;
+            let arg = |i: usize, what: &str| -> Result<&str, String> {
+                words.get(i).copied().ok_or_else(|| format!("netem: `{w}` needs {what}"))
+            };
+            match w.as_str() {
+                "delay" => {
+                    n.delay = parse_time(arg(i, "a time")?).map_err(|e| format!("netem delay: {e}"))?;
+                    i += 1;
+                    if let Some(j) = words.get(i).and_then(|w| parse_time(w).ok()) {
+                        n.jitter = j;
+                        i += 1;
+                        if let Some(c) = opt_percent(i) {
+                            n.delay_correlation = c;
+                            i += 1;
+                        }
+                    }
+                }
+                "distribution" => {
+                    n.distribution = match arg(i, "uniform or normal")? {
+                        "uniform" => DelayDistribution::Uniform,
+                        "normal" => DelayDistribution::Normal,
+                        other => {
+                            return Err(format!(
+                                "netem distribution: `{other}` is not supported; allowed: uniform, normal"
+                            ))
+                        }
+                    };
+                    i += 1;
+                }
+                "loss" | "drop" => {
+                    let first = arg(i, "a percentage, `random` or `gemodel`")?.to_ascii_lowercase();
+                    if first == "gemodel" {
+                        i += 1;
+                        let p = parse_percent(arg(i, "p as a percentage")?).map_err(|e| format!("netem gemodel p: {e}"))?;
+                        i += 1;
+                        let mut vals = [1.0 - p, 1.0, 0.0];
+                        for v in vals.iter_mut() {
+                            match opt_percent(i) {
+                                Some(x) => {
+                                    *v = x;
+                                    i += 1;
+                                }
+                                None => break,
+                            }
+                        }
+                        n.loss = LossSpec::GilbertElliott { p, r: vals[0], one_minus_h: vals[1], one_minus_k: vals[2] };
+                    } else if first == "state" {
+                        return Err("netem loss: the 4-state model `state` is not supported; allowed: random, gemodel".into());
+                    } else {
+                        if first == "random" {
+                            i += 1;
+                        }
+                        let p = parse_percent(arg(i, "a percentage")?).map_err(|e| format!("netem loss: {e}"))?;
+                        i += 1;
+                        let mut correlation = 0.0;
+                        if let Some(c) = opt_percent(i) {
+                            correlation = c;
+                            i += 1;
+                        }
+                        n.loss = LossSpec::Random { p, correlation };
+                    }
+                    if words.get(i).is_some_and(|w| w.eq_ignore_ascii_case("ecn")) {
+                        return Err("netem loss: `ecn` marking is not supported; use an ECN-marking queue".into());
+                    }
+                }
+                "rate" => {
+                    n.rate = Some(parse_rate(arg(i, "a rate")?).map_err(|e| format!("netem rate: {e}"))?);
+                    i += 1;
+                }
+                "limit" => {
+                    let v = arg(i, "a packet count")?;
+                    n.limit = Some(
+                        v.parse::<u64>()
+                            .ok()
+                            .filter(|&l| l > 0)
+                            .ok_or_else(|| format!("netem limit: `{v}` is not a positive packet count"))?,
+                    );
+                    i += 1;
+                }
+                other => {
+                    return Err(format!("netem: `{other}` is not supported; supported: {SUPPORTED}"));
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seeds_trial_six_string() {
+        let n = Netem::parse("delay 100ms 10ms 25% loss 0.1%").unwrap();
+        assert_eq!(n.delay, Time::from_millis(100));
+        assert_eq!(n.jitter, Time::from_millis(10));
+        assert_eq!(n.delay_correlation, 0.25);
+        assert_eq!(n.loss, LossSpec::Random { p: 0.001, correlation: 0.0 });
+    }
+
+    #[test]
+    fn gemodel_defaults_follow_tc() {
+        let n = Netem::parse("loss gemodel 1%").unwrap();
+        assert_eq!(n.loss, LossSpec::GilbertElliott { p: 0.01, r: 0.99, one_minus_h: 1.0, one_minus_k: 0.0 });
+        let n = Netem::parse("loss gemodel 1% 10% 70% 0.1%").unwrap();
+        assert_eq!(n.loss, LossSpec::GilbertElliott { p: 0.01, r: 0.1, one_minus_h: 0.7, one_minus_k: 0.001 });
+        // Stationary loss: pi_bad = 1/11; 1/11·0.7 + 10/11·0.001.
+        assert!((n.loss.mean_loss() - (0.7 / 11.0 + 0.01 / 11.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rate_limit_random_and_distribution() {
+        let n = Netem::parse("rate 10mbit limit 100 loss random 1% 25% delay 20ms 5ms distribution normal").unwrap();
+        assert_eq!(n.rate.unwrap().bits_per_sec(), 10e6);
+        assert_eq!(n.limit, Some(100));
+        assert_eq!(n.loss, LossSpec::Random { p: 0.01, correlation: 0.25 });
+        assert_eq!(n.distribution, DelayDistribution::Normal);
+    }
+
+    #[test]
+    fn unsupported_words_are_named() {
+        let e = Netem::parse("delay 10ms reorder 25%").unwrap_err();
+        assert!(e.contains("reorder") && e.contains("supported"), "{e}");
+        assert!(Netem::parse("delay").unwrap_err().contains("needs"));
+        assert!(Netem::parse("loss 2").unwrap_err().contains("percentage"));
+        assert!(Netem::parse("limit 0").is_err());
+        assert!(Netem::parse("distribution pareto").unwrap_err().contains("pareto"));
+    }
+}

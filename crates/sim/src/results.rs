@@ -1,0 +1,231 @@
+//! What a run produces: the summary (per flow, per link, fairness) and the time series.
+
+use crate::sim::Simulation;
+use crate::stats::{jain_index, Histogram};
+use serde::Serialize;
+
+/// min / mean / p95 / max of a distribution, in the unit the field's name gives.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Dist {
+    pub min: f64,
+    pub mean: f64,
+    pub p95: f64,
+    pub max: f64,
+}
+
+impl Dist {
+    fn from_hist(h: &Histogram, scale: f64) -> Dist {
+        Dist {
+            min: h.min() as f64 * scale,
+            mean: h.mean() * scale,
+            p95: h.quantile(0.95) as f64 * scale,
+            max: h.max() as f64 * scale,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowSummary {
+    pub id: u32,
+    pub cc: String,
+    pub start_s: f64,
+    pub end_s: f64,
+    /// Payload bits per second transmitted, retransmissions included (the TCP-SACK seed's
+    /// "throughput").
+    pub throughput_bps: f64,
+    /// Payload bits per second delivered, each byte once (the seed's "goodput").
+    pub goodput_bps: f64,
+    /// goodput / throughput.
+    pub efficiency: f64,
+    pub bytes_sent: u64,
+    pub bytes_delivered: u64,
+    pub segments_sent: u64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    pub loss_episodes: u64,
+    pub rtt_ms: Dist,
+    /// When a sized transfer was fully acknowledged (flow completion time from its start).
+    pub completion_time_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinkSummary {
+    /// Mean capacity over the run.
+    pub capacity_bps: f64,
+    /// Wire bytes forwarded / bytes the link could carry.
+    pub utilization: f64,
+    pub packets_forwarded: u64,
+    /// All drops: queue overflows and random (netem) losses.
+    pub drops: u64,
+    pub overflow_drops: u64,
+    pub random_drops: u64,
+    /// Buffer-overflow episodes: overflow drops closer together than the time to drain a full
+    /// buffer count once.
+    pub overflow_events: u64,
+    /// The talk's collateral damage: buffer-overflow events per million packets offered.
+    pub overflow_events_per_mpkt: f64,
+    pub queue_delay_ms: Dist,
+    /// `mean` is the time average; `p95` and `max` as seen by arriving packets.
+    pub queue_packets: Dist,
+    pub queue_limit_packets: Option<u64>,
+    pub queue_limit_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub seed: u64,
+    pub sim_time_s: f64,
+    /// Filled in by whoever timed the run (not part of the deterministic output).
+    pub wall_time_s: f64,
+    /// Events processed.
+    pub events: u64,
+    /// Packets offered to the bottleneck.
+    pub packets: u64,
+    /// Jain's index of the flows' goodputs over the window in which all of them run.
+    pub jain_index: f64,
+    pub fairness_window_s: [f64; 2],
+    pub flows: Vec<FlowSummary>,
+    pub link: LinkSummary,
+    pub accounting: Accounting,
+}
+
+/// Conservation of data packets: `sent = delivered + dropped + in_network` at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Accounting {
+    /// Data packets the senders transmitted (retransmissions included).
+    pub sent: u64,
+    /// Data packets that reached a receiver (duplicates included).
+    pub delivered: u64,
+    pub dropped: u64,
+    /// Still queued, in service or propagating when the run ended.
+    pub in_network: u64,
+}
+
+/// One time-series row per flow per interval; columns after flowgrind's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowSample {
+    pub time: f64,
+    pub flow: u32,
+    /// Segments.
+    pub cwnd: Option<f64>,
+    pub ssthresh: Option<f64>,
+    pub inflight: u64,
+    pub sacked: u64,
+    pub lost: u64,
+    /// Retransmissions so far.
+    pub retr: u64,
+    /// Latest RTT sample, ms.
+    #[serde(rename = "rtt")]
+    pub rtt_ms: Option<f64>,
+    #[serde(rename = "rttvar")]
+    pub rttvar_ms: f64,
+    #[serde(rename = "rto")]
+    pub rto_ms: f64,
+    pub state: &'static str,
+    /// Mbit/s.
+    #[serde(rename = "pacing_rate")]
+    pub pacing_rate_mbps: Option<f64>,
+    /// Sent (retransmissions included) over the last interval, Mbit/s.
+    #[serde(rename = "throughput")]
+    pub throughput_mbps: f64,
+    /// Delivered over the last interval, Mbit/s.
+    #[serde(rename = "goodput")]
+    pub goodput_mbps: f64,
+    pub delivered_bytes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinkSample {
+    pub time: f64,
+    pub rate_mbps: f64,
+    pub queue_packets: u64,
+    pub queue_bytes: u64,
+    /// Time the current backlog takes to drain at the current rate.
+    pub queue_delay_ms: f64,
+    /// Drops so far.
+    pub drops: u64,
+    pub utilization: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeSeries {
+    pub flows: Vec<FlowSample>,
+    pub link: Vec<LinkSample>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub summary: Summary,
+    pub series: Option<TimeSeries>,
+}
+
+impl RunResult {
+    pub(crate) fn collect(sim: Simulation) -> RunResult {
+        let (cfg, link, flows, events, series, (ws, we)) = sim.parts();
+        let flow_summaries: Vec<FlowSummary> = flows
+            .iter()
+            .enumerate()
+            .map(|(id, f)| {
+                let st = f.final_stats.clone().unwrap_or_else(|| f.sender.stats().clone());
+                let start = f.start.min(cfg.duration);
+                let end = f.end.unwrap_or(cfg.duration);
+                let dur = (end - start).as_secs_f64();
+                let per_s = |b: u64| if dur > 0.0 { b as f64 * 8.0 / dur } else { 0.0 };
+                FlowSummary {
+                    id: id as u32,
+                    cc: cfg.flows[id].cc.name().to_string(),
+                    start_s: start.as_secs_f64(),
+                    end_s: end.as_secs_f64(),
+                    throughput_bps: per_s(st.bytes_sent),
+                    goodput_bps: per_s(st.bytes_delivered),
+                    efficiency: if st.bytes_sent > 0 { st.bytes_delivered as f64 / st.bytes_sent as f64 } else { 0.0 },
+                    bytes_sent: st.bytes_sent,
+                    bytes_delivered: st.bytes_delivered,
+                    segments_sent: st.segments_sent,
+                    retransmits: st.retransmits,
+                    timeouts: st.timeouts,
+                    loss_episodes: st.loss_episodes,
+                    rtt_ms: Dist::from_hist(&f.rtt_us, 1e-3),
+                    completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),
+                }
+            })
+            .collect();
+        let window = (we - ws).as_secs_f64();
+        let shares: Vec<f64> =
+            flows.iter().map(|f| (f.window_delivered[1] - f.window_delivered[0]) as f64 / window.max(1e-9)).collect();
+        let s = &link.stats;
+        let dur_ns = cfg.duration.0 as f64;
+        let (lp, lb) = cfg.queue_limit();
+        let summary = Summary {
+            seed: cfg.seed,
+            sim_time_s: cfg.duration.as_secs_f64(),
+            wall_time_s: 0.0,
+            events,
+            packets: s.arrivals,
+            jain_index: jain_index(&shares),
+            fairness_window_s: [ws.as_secs_f64(), we.as_secs_f64()],
+            flows: flow_summaries,
+            link: LinkSummary {
+                capacity_bps: s.capacity_bytes * 8.0 / cfg.duration.as_secs_f64(),
+                utilization: if s.capacity_bytes > 0.0 { s.forwarded_wire_bytes as f64 / s.capacity_bytes } else { 0.0 },
+                packets_forwarded: s.forwarded,
+                drops: s.overflow_drops + s.random_drops,
+                overflow_drops: s.overflow_drops,
+                random_drops: s.random_drops,
+                overflow_events: s.overflow_events,
+                overflow_events_per_mpkt: if s.arrivals > 0 { s.overflow_events as f64 * 1e6 / s.arrivals as f64 } else { 0.0 },
+                queue_delay_ms: Dist::from_hist(&s.queue_delay_us, 1e-3),
+                queue_packets: Dist {
+                    min: s.queue_len_seen.min() as f64,
+                    mean: s.queue_area / dur_ns,
+                    p95: s.queue_len_seen.quantile(0.95) as f64,
+                    max: s.max_queue_packets as f64,
+                },
+                queue_limit_packets: (lp != u64::MAX).then_some(lp),
+                queue_limit_bytes: (lb != u64::MAX).then_some(lb),
+            },
+            accounting: sim.accounting(),
+        };
+        RunResult { summary, series: series.cloned() }
+    }
+}

@@ -1,0 +1,469 @@
+//! The discrete-event core and the dumbbell: flows' senders feed the bottleneck; its output
+//! crosses each flow's forward pipe to the receiver; ACKs return on an uncongested pipe.
+//!
+//! Time is integer nanoseconds. Events are `(time, seq)`-ordered; each component schedules
+//! only its head event; timers are cancelled lazily by generation numbers. Every random
+//! process has its own RNG derived from `(seed, component id)`.
+
+use crate::config::{SimConfig, TCP_HEADER_BYTES};
+use crate::event::{EventKind, EventQueue};
+use crate::impair::{DelayProcess, LossProcess};
+use crate::link::{Admission, Bottleneck};
+use crate::packet::{DataPacket, CE, ECT0, NOT_ECT};
+use crate::pipe::Pipe;
+use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
+use crate::stats::Histogram;
+use cc::rng::component_rng;
+use cc::transport::{Ack, Receiver, ReceiverConfig, SenderCore};
+use cc::{CongestionControl, Rate, Time};
+
+
+/// RNG component ids: flows use their index, the link's processes these.
+const RNG_LINK_LOSS: u64 = 1 << 32;
+const RNG_LINK_DELAY: u64 = (1 << 32) + 1;
+
+pub(crate) struct Flow {
+    pub sender: SenderCore,
+    pub receiver: Receiver,
+    pub fwd_delay: Time,
+    pub rev_delay: Time,
+    data_pipe: Pipe<DataPacket>,
+    data_gen: u32,
+    ack_pipe: Pipe<Ack>,
+    ack_gen: u32,
+    timer_gen: u32,
+    timer_at: Option<Time>,
+    rx_timer_gen: u32,
+    rx_timer_at: Option<Time>,
+    nic_free_at: Time,
+    pub access_rate: Rate,
+    pub started: bool,
+    pub active: bool,
+    pub start: Time,
+    pub end: Option<Time>,
+    pub completed_at: Option<Time>,
+    pub rtt_us: Histogram,
+    /// Sender counters frozen when the flow stopped.
+    pub final_stats: Option<cc::transport::SenderStats>,
+    /// Delivered bytes at the fairness window's edges.
+    pub window_delivered: [u64; 2],
+    /// For per-interval rates in the time series.
+    last_sample_delivered: u64,
+    last_sample_sent: u64,
+}
+
+/// A simulation run.
+pub struct Simulation {
+    cfg: SimConfig,
+    now: Time,
+    events: EventQueue,
+    link: Bottleneck,
+    pub(crate) flows: Vec<Flow>,
+    series: Option<TimeSeries>,
+    last_link_sample_forwarded: u64,
+    fairness_window: (Time, Time),
+}
+
+impl Simulation {
+    pub fn new(cfg: SimConfig) -> Result<Simulation, String> {
+        cfg.validate()?;
+        let (limit_packets, limit_bytes) = cfg.queue_limit();
+        let netem = &cfg.link.netem;
+        let link = Bottleneck::new(
+            cfg.initial_rate(),
+            limit_packets,
+            limit_bytes,
+            LossProcess::new(netem.loss, component_rng(cfg.seed, RNG_LINK_LOSS)),
+            DelayProcess::new(netem, component_rng(cfg.seed, RNG_LINK_DELAY)),
+        );
+        let reordering = link.delay.has_jitter();
+        let mut events = EventQueue::default();
+        let flows = cfg
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let rng = component_rng(cfg.seed, i as u64);
+                let sender = SenderCore::new(f.sender.clone(), &f.cc, rng);
+                let receiver = Receiver::new(ReceiverConfig {
+                    sack: f.sender.sack,
+                    delack_segments: if f.delayed_ack { 2 } else { 1 },
+                    ..ReceiverConfig::default()
+                });
+                events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
+                if let Some(stop) = f.stop {
+                    events.schedule(stop, EventKind::FlowStop, i as u32, 0);
+                }
+                let half = Time(f.rtt.0 / 2);
+                Flow {
+                    sender,
+                    receiver,
+                    fwd_delay: half,
+                    rev_delay: f.rtt - half,
+                    data_pipe: Pipe::new(reordering),
+                    data_gen: 0,
+                    ack_pipe: Pipe::new(false),
+                    ack_gen: 0,
+                    timer_gen: 0,
+                    timer_at: None,
+                    rx_timer_gen: 0,
+                    rx_timer_at: None,
+                    nic_free_at: Time::ZERO,
+                    access_rate: cfg.access_rate(i),
+                    started: false,
+                    active: false,
+                    start: f.start,
+                    end: None,
+                    completed_at: None,
+                    rtt_us: Histogram::default(),
+                    final_stats: None,
+                    window_delivered: [0, 0],
+                    last_sample_delivered: 0,
+                    last_sample_sent: 0,
+                }
+            })
+            .collect();
+        for (i, &(t, _)) in cfg.link.schedule.iter().enumerate() {
+            events.schedule(t, EventKind::LinkRateChange, i as u32, 0);
+        }
+        let series = cfg.sample_interval.map(|iv| {
+            events.schedule(iv, EventKind::Sample, 0, 0);
+            TimeSeries::default()
+        });
+        // Jain's index is taken over the window in which every flow is running: from the last
+        // start to the first planned stop (or the end of the run).
+        let ws = cfg.flows.iter().map(|f| f.start).max().unwrap_or(Time::ZERO).min(cfg.duration);
+        let we = cfg.flows.iter().map(|f| f.stop.unwrap_or(cfg.duration)).min().unwrap_or(cfg.duration).min(cfg.duration);
+        let fairness_window = if we > ws { (ws, we) } else { (Time::ZERO, cfg.duration) };
+        Ok(Simulation {
+            now: Time::ZERO,
+            events,
+            link,
+            flows,
+            series,
+            last_link_sample_forwarded: 0,
+            fairness_window,
+            cfg,
+        })
+    }
+
+    pub fn config(&self) -> &SimConfig {
+        &self.cfg
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Runs to the end. `progress` is called now and then with the fraction of simulated
+    /// time done.
+    pub fn run(mut self, mut progress: impl FnMut(f64)) -> RunResult {
+        let end = self.cfg.duration;
+        let mut next_progress = 0u64;
+        let (ws, we) = self.fairness_window;
+        let mut window_marks = [false, false];
+        while let Some(t) = self.events.peek_time() {
+            if t > end {
+                break;
+            }
+            for (k, edge) in [ws, we].into_iter().enumerate() {
+                if !window_marks[k] && t >= edge {
+                    window_marks[k] = true;
+                    for f in &mut self.flows {
+                        f.window_delivered[k] = f.sender.stats().bytes_delivered;
+                    }
+                }
+            }
+            let e = self.events.pop().expect("peeked");
+            self.now = e.time;
+            let i = e.target as usize;
+            match e.kind {
+                EventKind::LinkDeparture => self.on_link_departure(),
+                EventKind::LinkRateChange => {
+                    let (_, rate) = self.cfg.link.schedule[i];
+                    self.link.set_rate(self.now, rate);
+                }
+                EventKind::DataArrival => {
+                    if e.aux == self.flows[i].data_gen {
+                        self.on_data_arrival(i)
+                    }
+                }
+                EventKind::AckArrival => {
+                    if e.aux == self.flows[i].ack_gen {
+                        self.on_ack_arrival(i)
+                    }
+                }
+                EventKind::SenderTimer => {
+                    if e.aux == self.flows[i].timer_gen {
+                        self.flows[i].timer_at = None;
+                        if self.flows[i].active {
+                            self.flows[i].sender.on_timer(self.now);
+                            self.try_send(i);
+                        }
+                    }
+                }
+                EventKind::ReceiverTimer => {
+                    if e.aux == self.flows[i].rx_timer_gen {
+                        self.flows[i].rx_timer_at = None;
+                        if let Some(ack) = self.flows[i].receiver.on_timer(self.now) {
+                            self.send_ack(i, ack);
+                        }
+                        self.arm_receiver_timer(i);
+                    }
+                }
+                EventKind::FlowStart => {
+                    let f = &mut self.flows[i];
+                    f.started = true;
+                    f.active = true;
+                    self.try_send(i);
+                }
+                EventKind::FlowStop => self.stop_flow(i),
+                EventKind::Sample => {
+                    self.take_sample();
+                    if let Some(iv) = self.cfg.sample_interval {
+                        self.events.schedule(self.now + iv, EventKind::Sample, 0, 0);
+                    }
+                }
+            }
+            let done = self.events.processed();
+            if done >= next_progress {
+                next_progress = done + (1 << 16);
+                progress(self.now.as_secs_f64() / end.as_secs_f64().max(1e-12));
+            }
+        }
+        self.now = end;
+        for k in 0..2 {
+            if !window_marks[k] {
+                for f in &mut self.flows {
+                    f.window_delivered[k] = f.sender.stats().bytes_delivered;
+                }
+            }
+        }
+        for i in 0..self.flows.len() {
+            if self.flows[i].active {
+                self.stop_flow(i);
+            }
+        }
+        self.link.finish(end);
+        progress(1.0);
+        RunResult::collect(self)
+    }
+
+    fn stop_flow(&mut self, i: usize) {
+        let f = &mut self.flows[i];
+        if f.end.is_none() {
+            f.end = Some(self.now.max(f.start));
+            f.final_stats = Some(f.sender.stats().clone());
+        }
+        f.active = false;
+    }
+
+    /// Sends whatever the sender may send now, then re-arms its timer.
+    fn try_send(&mut self, i: usize) {
+        let now = self.now;
+        let mut nic_busy = false;
+        loop {
+            let f = &mut self.flows[i];
+            if !f.active {
+                return;
+            }
+            if f.nic_free_at > now {
+                nic_busy = f.sender.has_sendable();
+                break;
+            }
+            let Some(tx) = f.sender.poll_transmit(now) else { break };
+            let wire = tx.len + TCP_HEADER_BYTES;
+            f.nic_free_at = now + f.access_rate.tx_time(wire);
+            let p = DataPacket {
+                flow: i as u32,
+                seq: tx.seq,
+                len: tx.len as u32,
+                wire: wire as u32,
+                sent: now,
+                enqueued: now,
+                ecn: if tx.ecn_capable { ECT0 } else { NOT_ECT },
+                retransmission: tx.is_retransmission,
+            };
+            let (adm, departure) = self.link.arrive(now, p);
+            if adm == Admission::Queued {
+                if let Some(t) = departure {
+                    self.events.schedule(t, EventKind::LinkDeparture, 0, 0);
+                }
+            }
+        }
+        self.arm_sender_timer(i, nic_busy);
+    }
+
+    /// Re-arms the sender's timer for the earliest of its RTO or controller timer, its pacing
+    /// release, and (if a packet is waiting for it) the access link.
+    fn arm_sender_timer(&mut self, i: usize, nic_busy: bool) {
+        let now = self.now;
+        let f = &mut self.flows[i];
+        let mut want = f.sender.next_timer();
+        if nic_busy {
+            want = Some(want.map_or(f.nic_free_at, |w| w.min(f.nic_free_at)));
+        } else if let Some(t) = f.sender.next_send_time(now) {
+            want = Some(want.map_or(t, |w| w.min(t)));
+        }
+        if let Some(t) = want {
+            let t = t.max(now);
+            if f.timer_at.is_none_or(|at| t < at) {
+                f.timer_gen = f.timer_gen.wrapping_add(1);
+                f.timer_at = Some(t);
+                self.events.schedule(t, EventKind::SenderTimer, i as u32, f.timer_gen);
+            }
+        }
+    }
+
+    fn arm_receiver_timer(&mut self, i: usize) {
+        let f = &mut self.flows[i];
+        if let Some(t) = f.receiver.next_timer() {
+            if f.rx_timer_at.is_none_or(|at| t < at) {
+                f.rx_timer_gen = f.rx_timer_gen.wrapping_add(1);
+                f.rx_timer_at = Some(t);
+                self.events.schedule(t, EventKind::ReceiverTimer, i as u32, f.rx_timer_gen);
+            }
+        }
+    }
+
+    fn on_link_departure(&mut self) {
+        let now = self.now;
+        let (p, next) = self.link.depart(now);
+        if let Some(t) = next {
+            self.events.schedule(t, EventKind::LinkDeparture, 0, 0);
+        }
+        let extra = self.link.delay.sample();
+        let i = p.flow as usize;
+        let f = &mut self.flows[i];
+        let at = now + extra + f.fwd_delay;
+        if f.data_pipe.push(at, p) {
+            f.data_gen = f.data_gen.wrapping_add(1);
+            self.events.schedule(at, EventKind::DataArrival, i as u32, f.data_gen);
+        }
+    }
+
+    fn on_data_arrival(&mut self, i: usize) {
+        let now = self.now;
+        while let Some(p) = self.flows[i].data_pipe.pop_due(now) {
+            let ack = self.flows[i].receiver.on_segment(now, p.seq, p.sent, p.ecn == CE);
+            if let Some(ack) = ack {
+                self.send_ack(i, ack);
+            }
+        }
+        let f = &mut self.flows[i];
+        if let Some(t) = f.data_pipe.head_time() {
+            f.data_gen = f.data_gen.wrapping_add(1);
+            self.events.schedule(t, EventKind::DataArrival, i as u32, f.data_gen);
+        }
+        self.arm_receiver_timer(i);
+    }
+
+    fn send_ack(&mut self, i: usize, ack: Ack) {
+        let f = &mut self.flows[i];
+        let at = self.now + f.rev_delay;
+        if f.ack_pipe.push(at, ack) {
+            f.ack_gen = f.ack_gen.wrapping_add(1);
+            self.events.schedule(at, EventKind::AckArrival, i as u32, f.ack_gen);
+        }
+    }
+
+    fn on_ack_arrival(&mut self, i: usize) {
+        let now = self.now;
+        {
+            let f = &mut self.flows[i];
+            while let Some(ack) = f.ack_pipe.pop_due(now) {
+                let fb = f.sender.on_ack(now, &ack);
+                if let Some(r) = fb.rtt_sample {
+                    f.rtt_us.record(r.0 / 1_000);
+                }
+            }
+            if let Some(t) = f.ack_pipe.head_time() {
+                f.ack_gen = f.ack_gen.wrapping_add(1);
+                self.events.schedule(t, EventKind::AckArrival, i as u32, f.ack_gen);
+            }
+            if f.active && f.sender.is_complete() {
+                f.completed_at = Some(now);
+            }
+        }
+        if self.flows[i].completed_at == Some(now) && self.flows[i].active {
+            self.stop_flow(i);
+            return;
+        }
+        self.try_send(i);
+    }
+
+    fn take_sample(&mut self) {
+        let now = self.now;
+        let iv = self.cfg.sample_interval.expect("sampling without an interval").as_secs_f64();
+        let Some(series) = self.series.as_mut() else { return };
+        for (id, f) in self.flows.iter_mut().enumerate() {
+            if !f.started || (f.end.is_some_and(|e| e + Time::from_secs_f64(iv) < now)) {
+                continue;
+            }
+            let st = f.sender.stats();
+            let snap = f.sender.snapshot();
+            let rtt = f.sender.rtt();
+            let mss = f.sender.config().mss as f64;
+            let delivered = st.bytes_delivered;
+            let sent = st.bytes_sent;
+            series.flows.push(FlowSample {
+                time: now.as_secs_f64(),
+                flow: id as u32,
+                cwnd: snap.cwnd.map(|c| c as f64 / mss),
+                ssthresh: snap.ssthresh.filter(|&s| s < u64::MAX / 2).map(|s| s as f64 / mss),
+                inflight: f.sender.in_flight(),
+                sacked: f.sender.sacked_out(),
+                lost: f.sender.lost_out(),
+                retr: st.retransmits,
+                rtt_ms: rtt.latest.map(|t| t.as_millis_f64()),
+                rttvar_ms: rtt.rttvar.as_millis_f64(),
+                rto_ms: f.sender.rto().as_millis_f64(),
+                state: snap.state,
+                pacing_rate_mbps: snap.pacing_rate.map(|r| r.bits_per_sec() / 1e6),
+                throughput_mbps: (sent - f.last_sample_sent) as f64 * 8.0 / iv / 1e6,
+                goodput_mbps: (delivered - f.last_sample_delivered) as f64 * 8.0 / iv / 1e6,
+                delivered_bytes: delivered,
+            });
+            f.last_sample_delivered = delivered;
+            f.last_sample_sent = sent;
+        }
+        let fwd = self.link.stats.forwarded_wire_bytes;
+        let rate = self.link.rate();
+        series.link.push(LinkSample {
+            time: now.as_secs_f64(),
+            rate_mbps: rate.bits_per_sec() / 1e6,
+            queue_packets: self.link.queue_packets(),
+            queue_bytes: self.link.queue_bytes(),
+            queue_delay_ms: rate.tx_time(self.link.queue_bytes()).as_millis_f64(),
+            drops: self.link.stats.overflow_drops + self.link.stats.random_drops,
+            utilization: ((fwd - self.last_link_sample_forwarded) as f64 / rate.bytes_in(Time::from_secs_f64(iv))).min(1.0),
+        });
+        self.last_link_sample_forwarded = fwd;
+    }
+
+    /// Where every data packet ever sent is now.
+    pub fn accounting(&self) -> crate::results::Accounting {
+        let s = &self.link.stats;
+        crate::results::Accounting {
+            sent: self.flows.iter().map(|f| f.sender.stats().segments_sent).sum(),
+            delivered: self.flows.iter().map(|f| f.receiver.stats().segments_received).sum(),
+            dropped: s.overflow_drops + s.random_drops,
+            in_network: self.link.packets_held() + self.flows.iter().map(|f| f.data_pipe.len() as u64).sum::<u64>(),
+        }
+    }
+
+    pub(crate) fn parts(&self) -> (&SimConfig, &Bottleneck, &[Flow], u64, Option<&TimeSeries>, (Time, Time)) {
+        (&self.cfg, &self.link, &self.flows, self.events.processed(), self.series.as_ref(), self.fairness_window)
+    }
+
+    /// Replaces flow `i`'s sender before the run, e.g. with one driving a user-defined
+    /// controller (`Cc::Custom`).
+    pub fn replace_sender(&mut self, i: usize, sender: SenderCore) {
+        self.flows[i].sender = sender;
+    }
+
+    /// The controller of flow `i` (for tests and tools that inspect state).
+    pub fn controller_name(&self, i: usize) -> &'static str {
+        self.flows[i].sender.controller().name()
+    }
+}

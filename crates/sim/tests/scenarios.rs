@@ -1,0 +1,155 @@
+//! Scenario tests: bounds from theory (BDP, the Mathis law, Jain's index) and from the seeds.
+
+mod common;
+use ::sim::{LossSpec, Netem, QueueLimit};
+use cc::{Rate, Time};
+use common::*;
+
+/// With a buffer of one BDP, Reno's window never falls below the BDP after a halving
+/// (W_max = 2·BDP, W_max/2 = BDP), so the link stays busy: utilisation ≥ 0.95 after slow start.
+#[test]
+fn one_reno_flow_with_a_one_bdp_buffer_keeps_the_link_busy() {
+    let r = simulate(1, 60, link(40.0, QueueLimit::Bdp(1.0)), vec![flow("reno", 100)]);
+    let u = utilisation_between(&r, 5.0, 60.0);
+    assert!(u >= 0.95, "utilisation {u}");
+    assert_eq!(r.summary.flows[0].timeouts, 0);
+}
+
+/// Mathis et al. (CCR 1997): B = MSS/RTT · sqrt(3/2) / sqrt(p) for Reno with one ACK per
+/// segment, on a path where random loss, not the link, limits the window. The law ignores
+/// timeouts, which grow with p (Padhye et al. 1998), so the factor 0.6..1.5 is wide on purpose.
+#[test]
+fn reno_throughput_follows_the_mathis_law() {
+    for p in [0.005, 0.01, 0.02] {
+        let r = simulate(1, 600, with_loss(link(100.0, QueueLimit::Bdp(2.0)), p), vec![flow("reno", 100)]);
+        let f = &r.summary.flows[0];
+        let mss_bits = 1448.0 * 8.0;
+        let mathis = mss_bits / 0.1 * (1.5f64).sqrt() / p.sqrt();
+        let ratio = f.goodput_bps / mathis;
+        assert!((0.6..=1.5).contains(&ratio), "p = {p}: goodput {} vs Mathis {mathis} (ratio {ratio})", f.goodput_bps);
+    }
+}
+
+/// AIMD converges to fairness (Chiu & Jain 1989): five Reno flows with the same RTT.
+#[test]
+fn five_reno_flows_with_the_same_rtt_share_fairly() {
+    let flows = (0..5).map(|_| flow("reno", 100)).collect();
+    let r = simulate(3, 120, link(40.0, QueueLimit::Bdp(1.0)), flows);
+    assert!(r.summary.jain_index >= 0.95, "Jain {}", r.summary.jain_index);
+    let u = utilisation_between(&r, 10.0, 120.0);
+    assert!(u >= 0.9, "utilisation {u}");
+}
+
+/// Every data packet sent is delivered, dropped, or still in the network at the end.
+#[test]
+fn packets_are_conserved() {
+    let mut l = link(10.0, QueueLimit::Packets(30));
+    l.netem = Netem::parse("delay 20ms 10ms 25% loss gemodel 1% 20% 70% 0.1%").unwrap();
+    let mut sized = flow("tahoe", 80);
+    sized.sender.data_limit = Some(3_000_000);
+    let mut nosack = flow("reno", 40);
+    nosack.sender.sack = false;
+    nosack.start = Time::from_secs(3);
+    let mut unlimited = flow("none", 60);
+    unlimited.sender.rwnd = 200_000;
+    unlimited.stop = Some(Time::from_secs(20));
+    let r = simulate(5, 30, l, vec![flow("newreno", 60), sized, nosack, unlimited]);
+    let a = &r.summary.accounting;
+    assert!(a.sent > 10_000, "{a:?}");
+    assert_eq!(a.sent, a.delivered + a.dropped + a.in_network, "{a:?}");
+    assert_eq!(a.dropped, r.summary.link.drops);
+}
+
+/// The TCP-SACK seed: on 100/10/100 Mbit/s with an RTT of 60 ms, SACK without congestion
+/// control (SACKEXP) keeps the pipe full under random loss, where NewReno+SACK halves its
+/// window at every loss (seed: 91 % vs 65 % of the lossless goodput at p = 0.1 %).
+#[test]
+fn sackexp_beats_newreno_under_random_loss() {
+    for p in [0.001, 0.01] {
+        let goodput = |cc: &str| {
+            let mut f = flow(cc, 60);
+            f.access_rate = Some(Rate::from_bits_per_sec(100e6));
+            let r = simulate(2, 60, with_loss(link(10.0, QueueLimit::Bdp(1.0)), p), vec![f]);
+            r.summary.flows[0].goodput_bps
+        };
+        let (none, newreno) = (goodput("none"), goodput("newreno"));
+        assert!(none > newreno, "p = {p}: SACKEXP {none} vs NewReno {newreno}");
+    }
+}
+
+/// RFC 6582's point: without SACK, several losses in one window cost Reno a timeout (it
+/// leaves fast recovery at the first partial ACK), while NewReno retransmits one hole per
+/// partial ACK and stays in recovery.
+#[test]
+fn without_sack_newreno_recovers_bursts_that_time_reno_out() {
+    let run = |cc: &str| {
+        let mut f = flow(cc, 100);
+        f.sender.sack = false;
+        let mut l = link(20.0, QueueLimit::Bdp(1.0));
+        // Bursts: mean burst length 1/r = 4 packets, half of them lost.
+        l.netem.loss = LossSpec::GilbertElliott { p: 0.002, r: 0.25, one_minus_h: 0.5, one_minus_k: 0.0 };
+        simulate(4, 120, l, vec![f]).summary.flows[0].clone()
+    };
+    let (reno, newreno) = (run("reno"), run("newreno"));
+    eprintln!("RENO {reno:?}\nNEWRENO {newreno:?}");
+    assert!(reno.timeouts > 2 * newreno.timeouts.max(1), "timeouts: Reno {} NewReno {}", reno.timeouts, newreno.timeouts);
+    assert!(newreno.goodput_bps > reno.goodput_bps, "goodput: Reno {} NewReno {}", reno.goodput_bps, newreno.goodput_bps);
+}
+
+/// Tahoe has no fast recovery: after a loss the window restarts from one segment, where
+/// Reno's halves.
+#[test]
+fn tahoe_restarts_from_one_segment_where_reno_halves() {
+    let min_cwnd_after = |cc: &str| {
+        let r = simulate(1, 60, with_loss(link(40.0, QueueLimit::Bdp(1.0)), 0.0005), vec![flow(cc, 100)]);
+        let series = &r.series.unwrap().flows;
+        let max = series.iter().filter_map(|s| s.cwnd).fold(0.0, f64::max);
+        let min = series.iter().filter(|s| s.time > 5.0).filter_map(|s| s.cwnd).fold(f64::MAX, f64::min);
+        (min, max)
+    };
+    let (tahoe_min, _) = min_cwnd_after("tahoe");
+    let (reno_min, reno_max) = min_cwnd_after("reno");
+    assert!(tahoe_min <= 4.0, "Tahoe's smallest window {tahoe_min}");
+    assert!(reno_min >= 4.0 && reno_min < reno_max, "Reno's window {reno_min}..{reno_max}");
+}
+
+/// A piecewise-constant rate schedule: the link's mean capacity is the time average of the
+/// steps, and a Reno flow follows the steps (the talk's 5 / 2.5 Mbit/s variable link).
+#[test]
+fn rate_schedule_changes_the_capacity() {
+    let mut l = link(5.0, QueueLimit::Bdp(1.0));
+    l.schedule = vec![(Time::from_secs(20), Rate::from_bits_per_sec(2.5e6)), (Time::from_secs(40), Rate::from_bits_per_sec(5e6))];
+    let r = simulate(1, 60, l, vec![flow("reno", 100)]);
+    let cap = r.summary.link.capacity_bps;
+    assert!((cap - 12.5e6 / 3.0).abs() < 1.0, "capacity {cap}");
+    let low = goodputs_between(&r, 25.0, 40.0)[0];
+    let high = goodputs_between(&r, 45.0, 60.0)[0];
+    assert!(low <= 2.5e6 && low > 0.8 * 2.5e6, "goodput at 2.5 Mbit/s: {low}");
+    assert!(high > 0.8 * 5e6, "goodput at 5 Mbit/s: {high}");
+}
+
+/// A sized transfer completes, no sooner than the bytes take to cross the link.
+#[test]
+fn sized_transfer_completes() {
+    let mut f = flow("newreno", 50);
+    f.sender.data_limit = Some(5_000_000);
+    let r = simulate(1, 30, link(20.0, QueueLimit::Bdp(1.0)), vec![f]);
+    let s = &r.summary.flows[0];
+    assert_eq!(s.bytes_delivered, 5_000_000);
+    let fct = s.completion_time_s.expect("completed");
+    let floor = 5_000_000.0 * 8.0 / 20e6 + 0.05;
+    assert!(fct >= floor && fct < 3.0 * floor, "completion {fct} s, floor {floor} s");
+}
+
+/// netem jitter reorders packets (its queue is sorted by departure time); the transfer still
+/// works and the receiver sees duplicates only from spurious retransmissions.
+#[test]
+fn jitter_reorders_but_the_transfer_proceeds() {
+    let mut l = link(10.0, QueueLimit::Bdp(2.0));
+    l.netem = Netem::parse("delay 20ms 5ms").unwrap();
+    let r = simulate(1, 30, l, vec![flow("newreno", 40)]);
+    let f = &r.summary.flows[0];
+    assert!(f.goodput_bps > 1e6, "{}", f.goodput_bps);
+    // RTT spread reflects the ±5 ms jitter around 40 + 20 ms.
+    assert!(f.rtt_ms.min >= 55.0 && f.rtt_ms.min < 62.0, "{:?}", f.rtt_ms);
+}
