@@ -85,6 +85,13 @@ pub struct Feedback {
     pub prior_in_flight: Bytes,
     /// Total bytes delivered over the connection after this feedback.
     pub delivered: Bytes,
+    /// Total bytes delivered when the most recently sent packet this feedback acknowledges was
+    /// sent (0 if it acknowledges nothing). Round-trip counting compares it with `delivered`
+    /// (see [`crate::round::RoundCounter`]).
+    pub prior_delivered: Bytes,
+    /// An ECN echo opened a congestion-window-reduction episode (RFC 3168 §6.1.2: at most
+    /// once per window of data). `new_episode` is set with it; `lost_packets` may be zero.
+    pub ecn_congestion: bool,
     /// One-way (forward) delay of the packet that triggered this feedback, if the receiver
     /// stamps it (needed by TCP-LP).
     pub one_way_delay: Option<Time>,
@@ -109,6 +116,7 @@ pub struct Sent {
 
 /// The controller's decision: a window, a rate, or both. The driver always honours the pacing
 /// rate; with `cwnd = None` the flow is limited only by the receiver window and its rate.
+/// Windows and rates count payload bytes, like the delivery rate they are derived from.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Control {
     pub cwnd: Option<Bytes>,
@@ -171,6 +179,13 @@ pub struct Ctx<'a> {
     pub events: &'a mut EventLog,
 }
 
+/// What a controller needs from the sender to start.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CcInit {
+    pub mss: Bytes,
+    pub initial_cwnd: Bytes,
+}
+
 /// How a cumulative-ACK-only sender (SACK off) ends fast recovery. With SACK on, every
 /// controller uses RFC 6675's recovery point.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -189,10 +204,10 @@ pub trait CongestionControl {
     fn name(&self) -> &'static str;
 
     /// One call per ACK (or SACK/NAK batch, or receiver report). The default calls
-    /// [`on_loss`](Self::on_loss) then [`on_ack`](Self::on_ack), so Reno-like algorithms
-    /// implement just those two.
+    /// [`on_loss`](Self::on_loss) (on a loss or an ECN congestion signal) then
+    /// [`on_ack`](Self::on_ack), so Reno-like algorithms implement just those two.
     fn on_feedback(&mut self, fb: &Feedback, ctx: &mut Ctx) {
-        if fb.lost_packets > 0 {
+        if fb.lost_packets > 0 || fb.ecn_congestion {
             self.on_loss(fb, ctx);
         }
         if fb.acked_bytes > 0 {
@@ -220,5 +235,11 @@ pub trait CongestionControl {
     /// How fast recovery ends when the sender runs without SACK.
     fn fast_recovery(&self) -> FastRecovery {
         FastRecovery::NewReno
+    }
+
+    /// The algorithm only works with ECN (Linux `TCP_CONG_NEEDS_ECN`, e.g. DCTCP): the sender
+    /// then sends ECN-capable packets whatever its configuration says.
+    fn needs_ecn(&self) -> bool {
+        false
     }
 }

@@ -13,10 +13,15 @@
 //!
 //! Units: [`Time`] in nanoseconds, [`Bytes`], [`Rate`] in bytes per second.
 
+pub mod aimd;
 pub mod algorithms;
 pub mod config;
 pub mod controller;
+pub mod datagram;
+pub mod filter;
+pub mod hystart;
 pub mod rng;
+pub mod round;
 pub mod transport;
 pub mod units;
 pub mod window;
@@ -24,9 +29,9 @@ pub mod window;
 #[doc(hidden)]
 pub mod testing;
 
-pub use config::{algorithm_names, AlgorithmInfo, Cc, CcConfig, CcInit, Family, ALGORITHMS};
+pub use config::{algorithm_names, AlgorithmInfo, Cc, CcConfig, Family, ALGORITHMS};
 pub use controller::{
-    CcEvent, CongestionControl, Control, Ctx, EventLog, FastRecovery, Feedback, RateSample, RttStats, Sent,
+    CcEvent, CcInit, CongestionControl, Control, Ctx, EventLog, FastRecovery, Feedback, RateSample, RttStats, Sent,
     Snapshot,
 };
 pub use rng::{component_rng, CcRng};

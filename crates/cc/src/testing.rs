@@ -6,6 +6,11 @@ use crate::units::{Bytes, Time};
 
 pub const MSS: Bytes = 1000;
 
+/// A controller's start: MSS of 1000 bytes and the given initial window.
+pub fn init(initial_cwnd: Bytes) -> crate::controller::CcInit {
+    crate::controller::CcInit { mss: MSS, initial_cwnd }
+}
+
 pub struct Harness {
     pub now: Time,
     pub rtt: RttStats,

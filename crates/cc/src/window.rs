@@ -69,6 +69,12 @@ impl RenoWindow {
         self.ssthresh
     }
 
+    /// Sets ssthresh directly (at least two segments), dropping pending growth credit.
+    pub fn set_ssthresh(&mut self, ssthresh: Bytes, mss: Bytes) {
+        self.ssthresh = ssthresh.max(2 * mss);
+        self.ca_credit = 0.0;
+    }
+
     /// Never below one segment.
     pub fn set_cwnd(&mut self, cwnd: Bytes, mss: Bytes) {
         self.cwnd = cwnd.max(mss);

@@ -12,8 +12,8 @@ pub struct Loopback {
     pub sender: SenderCore,
     pub receiver: Receiver,
     pub delay: Time,
-    /// (arrival time, seq) of data in flight.
-    pub data: VecDeque<(Time, u64)>,
+    /// (arrival time, seq, send time) of data in flight.
+    pub data: VecDeque<(Time, u64, Time)>,
     acks: VecDeque<(Time, Ack)>,
     pub drop_next: BTreeSet<u64>,
     link_free: Time,
@@ -49,7 +49,7 @@ impl Loopback {
             if !self.drop_next.remove(&tx.seq) && !random_drop {
                 // Serialise at 1 ms per packet so arrivals are spread out.
                 self.link_free = self.link_free.max(self.now) + Time::from_millis(1);
-                self.data.push_back((self.link_free + self.delay, tx.seq));
+                self.data.push_back((self.link_free + self.delay, tx.seq, self.now));
             } else {
                 self.link_free = self.link_free.max(self.now) + Time::from_millis(1);
             }
@@ -59,16 +59,16 @@ impl Loopback {
     /// Advances to the next event. Returns false when nothing is left to do.
     pub fn step(&mut self) -> bool {
         self.send_all();
-        let next_data = self.data.front().map(|&(t, _)| t);
+        let next_data = self.data.front().map(|&(t, _, _)| t);
         let next_ack = self.acks.front().map(|&(t, _)| t);
         let next_timer = self.sender.next_timer();
         let t = [next_data, next_ack, next_timer].into_iter().flatten().min();
         let Some(t) = t else { return false };
         self.now = t;
         if next_data == Some(t) {
-            let (_, seq) = self.data.pop_front().unwrap();
+            let (_, seq, sent) = self.data.pop_front().unwrap();
             self.received.insert(seq);
-            if let Some(ack) = self.receiver.on_segment(t, seq, t, false) {
+            if let Some(ack) = self.receiver.on_segment(t, seq, sent, false) {
                 self.acks.push_back((t + self.delay, ack));
             }
         } else if next_ack == Some(t) {
@@ -127,7 +127,7 @@ fn check_random_run(cc: &str, sack: bool, drop_prob: f64, delay_ms: u64, seed: u
         let s = &l.sender;
         // Go-back-N after an RTO re-sends segments the receiver may hold; copies of segments
         // already acknowledged are not the sender's concern any more.
-        let truth = l.data.iter().filter(|&&(_, seq)| seq >= s.snd_una()).count() as u64;
+        let truth = l.data.iter().filter(|&&(_, seq, _)| seq >= s.snd_una()).count() as u64;
         // After an RTO every un-SACKed segment counts as lost (RFC 6675 §5.1, Linux
         // tcp_enter_loss), even those still on their way: the pipe is then a lower bound.
         let exact = sack && s.recovery_state() != cc::transport::sender::RecoveryState::Loss;
@@ -152,7 +152,13 @@ fn scoreboard_holds_under_random_loss_for_every_algorithm() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    // A fixed seed keeps CI reproducible; failures found once are replayed from the
+    // regressions file next to this test.
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 48,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0xCC1AB),
+        ..proptest::prelude::ProptestConfig::default()
+    })]
     #[test]
     fn scoreboard_holds_for_random_paths(
         algo in 0usize..4, sack: bool, drop_prob in 0.0f64..0.1, delay_ms in 1u64..200, seed: u64,
@@ -160,4 +166,5 @@ proptest::proptest! {
         check_random_run(cc::algorithm_names()[algo], sack, drop_prob, delay_ms, seed);
     }
 }
+
 

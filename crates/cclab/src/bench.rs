@@ -46,6 +46,11 @@ pub fn cases() -> Vec<(&'static str, &'static str, SimConfig)> {
             "100 NewReno flows, 1 Gbit/s, RTTs 20..200 ms, 20 s",
             dumbbell(1e9, flows("newreno", 100, |i| Time::from_millis(20 + (180 * i as u64) / 99)), 20),
         ),
+        (
+            "e-cubic-bbr-1g",
+            "1 CUBIC + 1 BBR flow (paced), 1 Gbit/s, 20 ms, 20 s",
+            dumbbell(1e9, [flows("cubic", 1, |_| Time::from_millis(20)), flows("bbr", 1, |_| Time::from_millis(20))].concat(), 20),
+        ),
     ]
 }
 

@@ -69,6 +69,12 @@ pub struct RunArgs {
     /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
     #[arg(long, allow_hyphen_values = true)]
     pub buffer: Option<String>,
+    /// Queue discipline: droptail, red, codel, step.
+    #[arg(long)]
+    pub queue: Option<String>,
+    /// Send ECN-capable packets (DCTCP turns this on by itself).
+    #[arg(long)]
+    pub ecn: bool,
     #[arg(long)]
     pub seed: Option<u64>,
     /// Start flow k at k times this (staggered starts), e.g. 10s.

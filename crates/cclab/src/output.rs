@@ -71,8 +71,9 @@ fn network_line(cfg: &SimConfig, netem: Option<&str>) -> String {
         format!("{}..{} ms", rtts[0], rtts[rtts.len() - 1])
     };
     let mut s = format!(
-        "{} bottleneck, base RTT {rtt}, drop-tail buffer {buffer}, {} s simulated, seed {}",
+        "{} bottleneck, base RTT {rtt}, {} buffer {buffer}, {} s simulated, seed {}",
         fmt_rate(cfg.initial_rate().bits_per_sec()),
+        cfg.link.qdisc.name(),
         cfg.duration.as_secs_f64(),
         cfg.seed
     );
@@ -113,12 +114,14 @@ pub fn print_run(cfg: &SimConfig, r: &RunResult, netem: Option<&str>) {
     print!("{}", t.render());
     let l = &s.link;
     println!(
-        "\nlink: utilisation {:.1} %, drops {} ({} overflow in {} overflow events, {} random), queueing delay mean {:.1} ms p95 {:.1} ms, queue mean {:.1} p95 {:.0} packets",
+        "\nlink: utilisation {:.1} %, drops {} ({} overflow in {} overflow events, {} AQM, {} random), {} ECN marks, queueing delay mean {:.1} ms p95 {:.1} ms, queue mean {:.1} p95 {:.0} packets",
         l.utilization * 100.0,
         l.drops,
         l.overflow_drops,
         l.overflow_events,
+        l.aqm_drops,
         l.random_drops,
+        l.ecn_marks,
         l.queue_delay_ms.mean,
         l.queue_delay_ms.p95,
         l.queue_packets.mean,

@@ -1,7 +1,7 @@
 //! `cclab run`: a scenario from a file and/or flags, or the default comparison.
 
 use crate::output;
-use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, RateArg, Scenario, SizeArg, TimeArg};
+use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
 use crate::{RunArgs, UserError};
 use cc::ALGORITHMS;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -21,6 +21,7 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     s.link.rate = flag::<RateArg>("rate", &a.rate)?;
     s.link.buffer = flag::<BufferArg>("buffer", &a.buffer)?;
     s.link.loss = flag::<PercentArg>("loss", &a.loss)?;
+    s.link.queue = flag::<QueueArg>("queue", &a.queue)?;
     if let Some(n) = &a.netem {
         sim::Netem::parse(n).map_err(|e| UserError(format!("--netem: {e}")))?;
         s.link.netem = Some(n.clone());
@@ -40,6 +41,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     }
     if a.pacing {
         d.pacing = Some(true);
+    }
+    if a.ecn {
+        d.ecn = Some(true);
     }
     let stagger = flag::<TimeArg>("stagger", &a.stagger)?;
     if let Some(list) = &a.cc {

@@ -36,7 +36,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use sim::netem::LossSpec;
 use sim::units::{parse_percent, parse_rate, parse_size, parse_time, PERCENT_FORMS, RATE_FORMS, SIZE_FORMS, TIME_FORMS};
-use sim::{FlowConfig, LinkConfig, Netem, QueueLimit, SimConfig};
+use sim::{FlowConfig, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig};
 use std::fmt;
 
 /// Declares a string-valued unit type whose parse errors become serde errors.
@@ -147,6 +147,43 @@ impl Serialize for CcArg {
     }
 }
 
+/// A queue discipline by name (`queue = "red"`) or as a table with parameters
+/// (`queue = { type = "red", min_th = 20, ecn = true }`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueArg(pub QdiscConfig);
+
+impl std::str::FromStr for QueueArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        QdiscConfig::from_name(s.trim()).map(QueueArg)
+    }
+}
+
+impl<'de> Deserialize<'de> for QueueArg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = QueueArg;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a queue discipline (droptail, red, codel, step) or a table with `type = \"...\"`")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<QueueArg, E> {
+                s.parse().map_err(E::custom)
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<QueueArg, M::Error> {
+                QdiscConfig::deserialize(de::value::MapAccessDeserializer::new(m)).map(QueueArg)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Serialize for QueueArg {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScheduleStep {
@@ -159,6 +196,8 @@ pub struct ScheduleStep {
 pub struct LinkSpec {
     pub rate: Option<RateArg>,
     pub buffer: Option<BufferArg>,
+    /// The queue discipline: droptail (default), red, codel, step.
+    pub queue: Option<QueueArg>,
     /// netem options for the bottleneck: `delay 100ms 10ms 25% loss 0.1%`.
     pub netem: Option<String>,
     /// Shorthand for `netem = "loss P"`.
@@ -254,6 +293,7 @@ impl Scenario {
         take!(self.interval, over.interval);
         take!(self.link.rate, over.link.rate);
         take!(self.link.buffer, over.link.buffer);
+        take!(self.link.queue, over.link.queue);
         take!(self.link.netem, over.link.netem);
         take!(self.link.loss, over.link.loss);
         take!(self.link.schedule, over.link.schedule);
@@ -324,6 +364,7 @@ impl Scenario {
             rate: l.rate.as_ref().map_or_else(|| parse_rate(DEFAULT_RATE).unwrap(), |r| r.0),
             schedule,
             buffer: l.buffer.as_ref().map_or(QueueLimit::Bdp(1.0), |b| b.0),
+            qdisc: l.queue.as_ref().map_or(QdiscConfig::DropTail, |q| q.0.clone()),
             netem,
         })
     }

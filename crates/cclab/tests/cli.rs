@@ -133,6 +133,8 @@ fn malformed_scenarios_are_one_line_errors_with_exit_code_2() {
         ("bad netem", format!("[link]\nnetem = \"delay 10ms reorder 5%\"\n{flows}"), vec!["link.netem", "reorder"]),
         ("toml syntax", "duration = \n".to_string(), vec!["s.toml"]),
         ("number for a time", format!("duration = 60\n{flows}"), vec!["duration", "a time like"]),
+        ("unknown queue", format!("[link]\nqueue = \"wred\"\n{flows}"), vec!["link.queue", "wred", "codel"]),
+        ("unknown queue parameter", format!("[link]\nqueue = {{ type = \"red\", min_thresh = 5 }}\n{flows}"), vec!["min_thresh", "min_th"]),
     ];
     for (what, text, want) in cases {
         let p = write(dir.path(), "s.toml", &text);
@@ -152,6 +154,7 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
         (vec!["--cc", "reno", "--netem", "slot 1ms"], vec!["--netem", "slot"]),
         (vec!["--cc", "reno", "--buffer", "lots"], vec!["--buffer", "1bdp"]),
         (vec!["--flows", "3"], vec!["--flows", "--cc"]),
+        (vec!["--cc", "reno", "--queue", "wred"], vec!["--queue", "wred", "codel"]),
         (vec!["/no/such/scenario.toml"], vec!["/no/such/scenario.toml"]),
     ];
     for (args, want) in cases {

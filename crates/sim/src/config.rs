@@ -1,6 +1,7 @@
 //! What a simulation run is made of: a dumbbell with one bottleneck and any number of flows.
 
 use crate::netem::Netem;
+use crate::qdisc::QdiscConfig;
 use cc::transport::SenderConfig;
 use cc::{Bytes, CcConfig, Rate, Time};
 
@@ -21,6 +22,8 @@ pub struct LinkConfig {
     /// Piecewise-constant rate changes `(at, rate)`, sorted by time.
     pub schedule: Vec<(Time, Rate)>,
     pub buffer: QueueLimit,
+    /// The queue discipline under the buffer's hard limit.
+    pub qdisc: QdiscConfig,
     /// Loss on entry, delay and jitter on exit; `rate` and `limit` override the fields above.
     pub netem: Netem,
 }
@@ -31,6 +34,7 @@ impl Default for LinkConfig {
             rate: Rate::from_bits_per_sec(40e6),
             schedule: Vec::new(),
             buffer: QueueLimit::Bdp(1.0),
+            qdisc: QdiscConfig::DropTail,
             netem: Netem::default(),
         }
     }
@@ -92,11 +96,15 @@ impl SimConfig {
             QueueLimit::Packets(p) => (p, Bytes::MAX),
             QueueLimit::Bytes(b) => (u64::MAX, b),
             QueueLimit::Bdp(k) => {
-                let rtt = self.flows.iter().map(|f| f.rtt).max().unwrap_or(Time::ZERO) + self.link.netem.delay;
-                let bdp = self.initial_rate().bytes_in(rtt) * k;
+                let bdp = self.initial_rate().bytes_in(self.reference_rtt()) * k;
                 (u64::MAX, (bdp.round() as Bytes).max(1500))
             }
         }
+    }
+
+    /// The longest base RTT among the flows (plus netem delay): the RTT a BDP refers to.
+    pub fn reference_rtt(&self) -> Time {
+        self.flows.iter().map(|f| f.rtt).max().unwrap_or(Time::ZERO) + self.link.netem.delay
     }
 
     /// Sender access-link rate of flow `i` (explicit, or 10x the bottleneck).

@@ -16,6 +16,7 @@ pub mod link;
 pub mod netem;
 pub mod packet;
 pub mod pipe;
+pub mod qdisc;
 pub mod results;
 pub mod sim;
 pub mod stats;
@@ -23,6 +24,7 @@ pub mod units;
 
 pub use config::{FlowConfig, LinkConfig, QueueLimit, SimConfig};
 pub use netem::{LossSpec, Netem};
+pub use qdisc::QdiscConfig;
 pub use results::{FlowSummary, LinkSummary, RunResult, Summary, TimeSeries};
 pub use sim::Simulation;
 pub use stats::jain_index;

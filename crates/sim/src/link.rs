@@ -1,8 +1,10 @@
-//! The bottleneck: netem loss on entry, a drop-tail FIFO limited in packets or bytes, a
-//! serialiser at the link's (possibly scheduled) rate, and netem delay on exit.
+//! The bottleneck: netem loss on entry, a FIFO limited in packets or bytes under a queue
+//! discipline (drop-tail, RED, CoDel, step marking), a serialiser at the link's (possibly
+//! scheduled) rate, and netem delay on exit.
 
 use crate::impair::{DelayProcess, LossProcess};
-use crate::packet::DataPacket;
+use crate::packet::{DataPacket, CE, NOT_ECT};
+use crate::qdisc::{Qdisc, Verdict};
 use crate::stats::Histogram;
 use cc::{Bytes, Rate, Time};
 use std::collections::VecDeque;
@@ -15,6 +17,8 @@ pub enum Admission {
     RandomLoss,
     /// Dropped because the queue was full.
     Overflow,
+    /// Dropped by the queue discipline (RED).
+    AqmDrop,
 }
 
 /// Counters and distributions of the bottleneck.
@@ -26,6 +30,10 @@ pub struct LinkStats {
     pub forwarded_wire_bytes: Bytes,
     pub overflow_drops: u64,
     pub random_drops: u64,
+    /// Drops decided by the queue discipline (RED, CoDel), not by overflow.
+    pub aqm_drops: u64,
+    /// Packets CE-marked by the queue discipline.
+    pub ecn_marks: u64,
     /// Buffer-overflow episodes (the talk's "buffer overflows"): overflow drops less than one
     /// full-buffer drain time apart belong to the same episode, so a run of drops while the
     /// queue stays full counts once.
@@ -48,6 +56,7 @@ pub struct Bottleneck {
     limit_bytes: Bytes,
     rate: Rate,
     in_service: Option<DataPacket>,
+    qdisc: Qdisc,
     loss: LossProcess,
     pub delay: DelayProcess,
     /// The last overflow drop, and how long a full queue takes to drain.
@@ -58,7 +67,14 @@ pub struct Bottleneck {
 }
 
 impl Bottleneck {
-    pub fn new(rate: Rate, limit_packets: u64, limit_bytes: Bytes, loss: LossProcess, delay: DelayProcess) -> Bottleneck {
+    pub fn new(
+        rate: Rate,
+        limit_packets: u64,
+        limit_bytes: Bytes,
+        qdisc: Qdisc,
+        loss: LossProcess,
+        delay: DelayProcess,
+    ) -> Bottleneck {
         Bottleneck {
             queue: VecDeque::new(),
             queue_bytes: 0,
@@ -66,6 +82,7 @@ impl Bottleneck {
             limit_bytes,
             rate,
             in_service: None,
+            qdisc,
             loss,
             delay,
             last_overflow: None,
@@ -113,6 +130,17 @@ impl Bottleneck {
             self.stats.random_drops += 1;
             return (Admission::RandomLoss, None);
         }
+        match self.qdisc.on_enqueue(now, self.queue.len() as u64, p.ecn != NOT_ECT) {
+            Verdict::Pass => {}
+            Verdict::Mark => {
+                p.ecn = CE;
+                self.stats.ecn_marks += 1;
+            }
+            Verdict::Drop => {
+                self.stats.aqm_drops += 1;
+                return (Admission::AqmDrop, None);
+            }
+        }
         if self.queue.len() as u64 >= self.limit_packets || self.queue_bytes + p.wire as Bytes > self.limit_bytes {
             self.stats.overflow_drops += 1;
             let drain = self.rate.tx_time(self.queue_bytes).max(Time::from_millis(1));
@@ -128,20 +156,38 @@ impl Bottleneck {
         self.queue_bytes += p.wire as Bytes;
         self.stats.max_queue_packets = self.stats.max_queue_packets.max(self.queue.len() as u64);
         if self.in_service.is_none() {
-            (Admission::Queued, Some(self.start_service(now)))
+            (Admission::Queued, self.start_service(now))
         } else {
             (Admission::Queued, None)
         }
     }
 
-    /// Takes the head of the queue into service; returns when it will have left.
-    fn start_service(&mut self, now: Time) -> Time {
+    /// Takes the head of the queue into service (the discipline may drop or mark it first);
+    /// returns when it will have left, or `None` if the queue emptied.
+    fn start_service(&mut self, now: Time) -> Option<Time> {
         self.account_queue(now);
-        let p = self.queue.pop_front().expect("start_service on an empty queue");
-        self.queue_bytes -= p.wire as Bytes;
-        self.stats.queue_delay_us.record((now - p.enqueued).0 / 1_000);
-        self.in_service = Some(p);
-        now + self.rate.tx_time(p.wire as Bytes)
+        while let Some(mut p) = self.queue.pop_front() {
+            self.queue_bytes -= p.wire as Bytes;
+            let sojourn = now - p.enqueued;
+            match self.qdisc.on_dequeue(now, sojourn, self.queue_bytes, p.ecn != NOT_ECT) {
+                Verdict::Drop => {
+                    self.stats.aqm_drops += 1;
+                    continue;
+                }
+                Verdict::Mark => {
+                    if p.ecn != CE {
+                        p.ecn = CE;
+                        self.stats.ecn_marks += 1;
+                    }
+                }
+                Verdict::Pass => {}
+            }
+            self.stats.queue_delay_us.record(sojourn.0 / 1_000);
+            self.in_service = Some(p);
+            return Some(now + self.rate.tx_time(p.wire as Bytes));
+        }
+        self.qdisc.on_idle(now);
+        None
     }
 
     /// The packet in service has left. Returns it, and the next departure time if another
@@ -150,7 +196,7 @@ impl Bottleneck {
         let p = self.in_service.take().expect("departure without a packet in service");
         self.stats.forwarded += 1;
         self.stats.forwarded_wire_bytes += p.wire as Bytes;
-        let next = if self.queue.is_empty() { None } else { Some(self.start_service(now)) };
+        let next = self.start_service(now);
         (p, next)
     }
 

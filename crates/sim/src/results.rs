@@ -55,10 +55,14 @@ pub struct LinkSummary {
     /// Wire bytes forwarded / bytes the link could carry.
     pub utilization: f64,
     pub packets_forwarded: u64,
-    /// All drops: queue overflows and random (netem) losses.
+    /// The queue discipline.
+    pub queue: String,
+    /// All drops: queue overflows, AQM drops and random (netem) losses.
     pub drops: u64,
     pub overflow_drops: u64,
+    pub aqm_drops: u64,
     pub random_drops: u64,
+    pub ecn_marks: u64,
     /// Buffer-overflow episodes: overflow drops closer together than the time to drain a full
     /// buffer count once.
     pub overflow_events: u64,
@@ -209,9 +213,12 @@ impl RunResult {
                 capacity_bps: s.capacity_bytes * 8.0 / cfg.duration.as_secs_f64(),
                 utilization: if s.capacity_bytes > 0.0 { s.forwarded_wire_bytes as f64 / s.capacity_bytes } else { 0.0 },
                 packets_forwarded: s.forwarded,
-                drops: s.overflow_drops + s.random_drops,
+                queue: cfg.link.qdisc.name().to_string(),
+                drops: s.overflow_drops + s.random_drops + s.aqm_drops,
                 overflow_drops: s.overflow_drops,
+                aqm_drops: s.aqm_drops,
                 random_drops: s.random_drops,
+                ecn_marks: s.ecn_marks,
                 overflow_events: s.overflow_events,
                 overflow_events_per_mpkt: if s.arrivals > 0 { s.overflow_events as f64 * 1e6 / s.arrivals as f64 } else { 0.0 },
                 queue_delay_ms: Dist::from_hist(&s.queue_delay_us, 1e-3),

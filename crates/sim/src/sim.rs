@@ -11,6 +11,7 @@ use crate::impair::{DelayProcess, LossProcess};
 use crate::link::{Admission, Bottleneck};
 use crate::packet::{DataPacket, CE, ECT0, NOT_ECT};
 use crate::pipe::Pipe;
+use crate::qdisc::{LinkFacts, Qdisc};
 use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
 use cc::rng::component_rng;
@@ -21,6 +22,7 @@ use cc::{CongestionControl, Rate, Time};
 /// RNG component ids: flows use their index, the link's processes these.
 const RNG_LINK_LOSS: u64 = 1 << 32;
 const RNG_LINK_DELAY: u64 = (1 << 32) + 1;
+const RNG_LINK_AQM: u64 = (1 << 32) + 2;
 
 pub(crate) struct Flow {
     pub sender: SenderCore,
@@ -69,10 +71,17 @@ impl Simulation {
         cfg.validate()?;
         let (limit_packets, limit_bytes) = cfg.queue_limit();
         let netem = &cfg.link.netem;
+        let facts = LinkFacts {
+            rate: cfg.initial_rate(),
+            packet_bytes: cfg.flows.first().map_or(1448, |f| f.sender.mss) + TCP_HEADER_BYTES,
+            rtt: cfg.reference_rtt(),
+            limit_packets,
+        };
         let link = Bottleneck::new(
             cfg.initial_rate(),
             limit_packets,
             limit_bytes,
+            Qdisc::new(&cfg.link.qdisc, facts, component_rng(cfg.seed, RNG_LINK_AQM)),
             LossProcess::new(netem.loss, component_rng(cfg.seed, RNG_LINK_LOSS)),
             DelayProcess::new(netem, component_rng(cfg.seed, RNG_LINK_DELAY)),
         );
@@ -435,7 +444,7 @@ impl Simulation {
             queue_packets: self.link.queue_packets(),
             queue_bytes: self.link.queue_bytes(),
             queue_delay_ms: rate.tx_time(self.link.queue_bytes()).as_millis_f64(),
-            drops: self.link.stats.overflow_drops + self.link.stats.random_drops,
+            drops: self.link.stats.overflow_drops + self.link.stats.random_drops + self.link.stats.aqm_drops,
             utilization: ((fwd - self.last_link_sample_forwarded) as f64 / rate.bytes_in(Time::from_secs_f64(iv))).min(1.0),
         });
         self.last_link_sample_forwarded = fwd;
@@ -447,7 +456,7 @@ impl Simulation {
         crate::results::Accounting {
             sent: self.flows.iter().map(|f| f.sender.stats().segments_sent).sum(),
             delivered: self.flows.iter().map(|f| f.receiver.stats().segments_received).sum(),
-            dropped: s.overflow_drops + s.random_drops,
+            dropped: s.overflow_drops + s.random_drops + s.aqm_drops,
             in_network: self.link.packets_held() + self.flows.iter().map(|f| f.data_pipe.len() as u64).sum::<u64>(),
         }
     }

@@ -15,9 +15,8 @@
 //! window itself is set once per episode. The two flavours differ in when recovery ends
 //! without SACK: Reno at the first new ACK, NewReno at the recovery point.
 
+use crate::aimd::{Aimd, AimdLaw};
 use crate::controller::*;
-use crate::units::Bytes;
-use crate::window::RenoWindow;
 use serde::{Deserialize, Serialize};
 
 /// Reno and NewReno have no tunable parameters in Linux.
@@ -25,61 +24,41 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct RenoConfig {}
 
+/// Reno's law is the [`AimdLaw`] defaults (+1 segment per RTT, halve); the flavour only says
+/// how fast recovery ends without SACK.
 #[derive(Clone, Debug)]
-pub struct Reno {
-    w: RenoWindow,
-    mss: Bytes,
+pub struct RenoLaw {
     flavor: FastRecovery,
-    in_recovery: bool,
 }
 
-impl Reno {
-    /// RFC 5681 Reno.
-    pub fn reno(_cfg: &RenoConfig, mss: Bytes, initial_cwnd: Bytes) -> Reno {
-        Reno { w: RenoWindow::new(initial_cwnd), mss, flavor: FastRecovery::Reno, in_recovery: false }
+impl AimdLaw for RenoLaw {
+    type Config = RenoConfig;
+    fn new(_cfg: &RenoConfig, _init: CcInit) -> RenoLaw {
+        RenoLaw { flavor: FastRecovery::NewReno }
     }
-    /// RFC 6582 NewReno.
-    pub fn newreno(cfg: &RenoConfig, mss: Bytes, initial_cwnd: Bytes) -> Reno {
-        Reno { flavor: FastRecovery::NewReno, ..Reno::reno(cfg, mss, initial_cwnd) }
-    }
-}
-
-impl CongestionControl for Reno {
     fn name(&self) -> &'static str {
         match self.flavor {
             FastRecovery::Reno => "reno",
             FastRecovery::NewReno => "newreno",
         }
     }
-    fn on_loss(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
-        if fb.new_episode {
-            let ssthresh = self.w.reduce_ssthresh(0.5, self.mss);
-            self.w.set_cwnd(ssthresh, self.mss);
-        }
-        self.in_recovery = fb.in_recovery;
-    }
-    fn on_ack(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
-        self.in_recovery = fb.in_recovery;
-        if fb.in_recovery {
-            return; // the window is held at ssthresh until the episode ends
-        }
-        self.w.reno_increase(fb.acked_bytes, self.mss);
-    }
-    fn on_timeout(&mut self, _ctx: &mut Ctx) {
-        if !self.in_recovery {
-            self.w.reduce_ssthresh(0.5, self.mss);
-        }
-        self.w.set_cwnd(self.mss, self.mss);
-        self.in_recovery = true;
-    }
-    fn control(&self) -> Control {
-        self.w.control(self.mss)
-    }
-    fn snapshot(&self) -> Snapshot {
-        self.w.snapshot(self.w.state_name(self.in_recovery))
-    }
     fn fast_recovery(&self) -> FastRecovery {
         self.flavor
+    }
+}
+
+pub type Reno = Aimd<RenoLaw>;
+
+impl Aimd<RenoLaw> {
+    /// RFC 5681 Reno.
+    pub fn reno(cfg: &RenoConfig, init: CcInit) -> Reno {
+        let mut r: Reno = Aimd::new(cfg, init);
+        r.law.flavor = FastRecovery::Reno;
+        r
+    }
+    /// RFC 6582 NewReno.
+    pub fn newreno(cfg: &RenoConfig, init: CcInit) -> Reno {
+        Aimd::new(cfg, init)
     }
 }
 
@@ -90,7 +69,7 @@ mod tests {
 
     #[test]
     fn slow_start_then_halving_on_loss() {
-        let mut cc = Reno::newreno(&RenoConfig::default(), MSS, 10 * MSS);
+        let mut cc = Reno::newreno(&RenoConfig::default(), init(10 * MSS));
         let mut h = Harness::new();
         h.ack_rounds(&mut cc, 2);
         assert_eq!(cc.control().cwnd, Some(40 * MSS));
@@ -102,7 +81,7 @@ mod tests {
 
     #[test]
     fn window_is_held_during_recovery_and_grows_linearly_after() {
-        let mut cc = Reno::reno(&RenoConfig::default(), MSS, 40 * MSS);
+        let mut cc = Reno::reno(&RenoConfig::default(), init(40 * MSS));
         let mut h = Harness::new();
         h.loss(&mut cc, true);
         h.ack_n(&mut cc, 15, true);
@@ -115,7 +94,7 @@ mod tests {
 
     #[test]
     fn second_loss_in_same_episode_does_not_reduce_again() {
-        let mut cc = Reno::newreno(&RenoConfig::default(), MSS, 64 * MSS);
+        let mut cc = Reno::newreno(&RenoConfig::default(), init(64 * MSS));
         let mut h = Harness::new();
         h.loss(&mut cc, true);
         h.loss(&mut cc, false);
@@ -124,7 +103,7 @@ mod tests {
 
     #[test]
     fn timeout_sets_loss_window_of_one_segment() {
-        let mut cc = Reno::newreno(&RenoConfig::default(), MSS, 64 * MSS);
+        let mut cc = Reno::newreno(&RenoConfig::default(), init(64 * MSS));
         let mut h = Harness::new();
         h.timeout(&mut cc);
         assert_eq!(cc.control().cwnd, Some(MSS));
@@ -134,7 +113,7 @@ mod tests {
     #[test]
     fn flavours_differ_only_in_fast_recovery() {
         let cfg = RenoConfig::default();
-        assert_eq!(Reno::reno(&cfg, MSS, MSS).fast_recovery(), FastRecovery::Reno);
-        assert_eq!(Reno::newreno(&cfg, MSS, MSS).fast_recovery(), FastRecovery::NewReno);
+        assert_eq!(Reno::reno(&cfg, init(MSS)).fast_recovery(), FastRecovery::Reno);
+        assert_eq!(Reno::newreno(&cfg, init(MSS)).fast_recovery(), FastRecovery::NewReno);
     }
 }

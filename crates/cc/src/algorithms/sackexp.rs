@@ -25,8 +25,8 @@ pub struct Sackexp {
 }
 
 impl Sackexp {
-    pub fn new(_cfg: &NoneConfig, mss: Bytes) -> Sackexp {
-        Sackexp { mss, in_recovery: false }
+    pub fn new(_cfg: &NoneConfig, init: CcInit) -> Sackexp {
+        Sackexp { mss: init.mss, in_recovery: false }
     }
 }
 
@@ -59,7 +59,7 @@ mod tests {
 
     #[test]
     fn no_congestion_window_whatever_the_feedback() {
-        let mut cc = Sackexp::new(&NoneConfig::default(), MSS);
+        let mut cc = Sackexp::new(&NoneConfig::default(), init(10 * MSS));
         let mut h = Harness::new();
         h.ack_rounds(&mut cc, 3);
         h.loss(&mut cc, true);

@@ -23,8 +23,8 @@ pub struct Tahoe {
 }
 
 impl Tahoe {
-    pub fn new(_cfg: &TahoeConfig, mss: Bytes, initial_cwnd: Bytes) -> Tahoe {
-        Tahoe { w: RenoWindow::new(initial_cwnd), mss, in_recovery: false }
+    pub fn new(_cfg: &TahoeConfig, init: CcInit) -> Tahoe {
+        Tahoe { w: RenoWindow::new(init.initial_cwnd), mss: init.mss, in_recovery: false }
     }
 
     fn restart_slow_start(&mut self) {
@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn loss_restarts_slow_start_from_one_segment() {
-        let mut cc = Tahoe::new(&TahoeConfig::default(), MSS, 10 * MSS);
+        let mut cc = Tahoe::new(&TahoeConfig::default(), init(10 * MSS));
         let mut h = Harness::new();
         h.ack_rounds(&mut cc, 3); // 10 -> 80 segments
         assert_eq!(cc.control().cwnd, Some(80 * MSS));
@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn only_the_first_loss_of_an_episode_reduces() {
-        let mut cc = Tahoe::new(&TahoeConfig::default(), MSS, 40 * MSS);
+        let mut cc = Tahoe::new(&TahoeConfig::default(), init(40 * MSS));
         let mut h = Harness::new();
         h.loss(&mut cc, true);
         h.ack_n(&mut cc, 5, true);

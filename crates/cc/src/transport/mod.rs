@@ -37,8 +37,9 @@ pub struct Ack {
     pub ece: bool,
     /// CE-marked data packets received since the previous ACK (accurate ECN feedback).
     pub ce_packets: u32,
-    /// Send time of the data packet that triggered this ACK (the timestamp echo, TSecr).
-    pub echo: Time,
+    /// Send time of the data packet that triggered this ACK (the timestamp echo, TSecr), if
+    /// the receiver echoes timestamps.
+    pub echo: Option<Time>,
     /// One-way delay of that data packet, when the receiver can measure it.
     pub one_way_delay: Option<Time>,
 }

@@ -49,7 +49,7 @@ pub struct Receiver {
     delack_deadline: Option<Time>,
     ce_since_ack: u32,
     ece: bool,
-    last_echo: Time,
+    last_echo: Option<Time>,
     last_owd: Option<Time>,
     stats: ReceiverStats,
 }
@@ -66,7 +66,7 @@ impl Receiver {
             delack_deadline: None,
             ce_since_ack: 0,
             ece: false,
-            last_echo: Time::ZERO,
+            last_echo: None,
             last_owd: None,
             stats: ReceiverStats::default(),
         }
@@ -108,7 +108,7 @@ impl Receiver {
             self.ce_since_ack += 1;
             self.ece = true;
         }
-        self.last_echo = sent;
+        self.last_echo = Some(sent);
         self.last_owd = Some(now - sent);
         let immediate = if seq < self.rcv_nxt || self.holds(seq) {
             self.stats.duplicate_segments += 1;

@@ -24,7 +24,7 @@
 use super::pacer::Pacer;
 use super::rtt::RttEstimator;
 use super::{Ack, SackBlock};
-use crate::config::{Cc, CcConfig, CcInit};
+use crate::config::{Cc, CcConfig};
 use crate::controller::*;
 use crate::rng::CcRng;
 use crate::units::{Bytes, Rate, Time};
@@ -92,6 +92,8 @@ pub struct SenderStats {
     /// Payload bytes acknowledged (cumulatively or by SACK), each counted once.
     pub bytes_delivered: Bytes,
     pub ece_acks: u64,
+    /// Window reductions caused by ECN echoes.
+    pub ecn_reductions: u64,
 }
 
 /// A segment to put on the wire.
@@ -107,6 +109,9 @@ pub struct Transmit {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RecoveryState {
     Open,
+    /// Congestion window reduction after an ECN echo (RFC 3168 §6.1.2): the window is held
+    /// until the data outstanding at the echo is acknowledged.
+    Cwr,
     /// Fast recovery after a loss found by SACK or duplicate ACKs.
     Recovery,
     /// Recovery after a retransmission timeout: the window restarts from one segment.
@@ -195,8 +200,9 @@ impl SenderCore {
     }
 
     /// A sender driving an already-built controller (also a user-defined `Cc::Custom`).
-    pub fn with_controller(cfg: SenderConfig, cc: Cc, rng: CcRng) -> SenderCore {
+    pub fn with_controller(mut cfg: SenderConfig, cc: Cc, rng: CcRng) -> SenderCore {
         assert!(cfg.mss > 0, "mss must be positive");
+        cfg.ecn |= cc.needs_ecn();
         let (total_segs, last_len) = match cfg.data_limit {
             None => (u64::MAX, cfg.mss),
             Some(0) => (0, cfg.mss),
@@ -265,9 +271,9 @@ impl SenderCore {
     pub fn snd_nxt(&self) -> u64 {
         self.snd_nxt
     }
-    /// In fast recovery (a window reduction is in progress).
+    /// In fast recovery or an ECN window reduction (the window is being reduced).
     pub fn in_recovery(&self) -> bool {
-        self.state == RecoveryState::Recovery
+        matches!(self.state, RecoveryState::Recovery | RecoveryState::Cwr)
     }
     pub fn recovery_state(&self) -> RecoveryState {
         self.state
@@ -611,16 +617,22 @@ impl SenderCore {
             self.sacked_out = self.sacked_out.min(self.packets_out() - holes);
         }
 
-        // 3. RTT sample (Karn: only from segments never retransmitted).
-        if let Some(sent) = rtt_seg_sent {
-            let sample = now - sent;
-            self.rtt.on_sample(sample);
-            fb.rtt_sample = Some(sample);
+        // 3. RTT sample, from the timestamp echo as Linux takes it with TCP timestamps
+        // (RFC 7323 §4): the echo names the transmission that triggered this ACK, so a
+        // retransmission that fills a hole gives its own RTT, not the hole's age. Without an
+        // echo, Karn's rule: the newest segment delivered that was never retransmitted.
+        if fb.acked_packets > 0 {
+            if let Some(sent) = ack.echo.or(rtt_seg_sent).filter(|&t| t <= now) {
+                let sample = now - sent;
+                self.rtt.on_sample(sample);
+                fb.rtt_sample = Some(sample);
+            }
         }
 
         // 4. End of recovery.
         if self.state != RecoveryState::Open {
-            let reno_exit = !self.cfg.sack && flavor == FastRecovery::Reno && advanced;
+            let reno_exit =
+                !self.cfg.sack && flavor == FastRecovery::Reno && advanced && self.state == RecoveryState::Recovery;
             if self.snd_una >= self.recovery_point || reno_exit {
                 self.state = RecoveryState::Open;
                 fb.recovery_ended = true;
@@ -641,15 +653,31 @@ impl SenderCore {
             self.stats.lost_segments += newly_lost;
             self.rate.lost += fb.lost_bytes;
             // After an RTO, further losses below the recovery point belong to the same episode
-            // (RFC 6582 §3.2 step 1).
-            if self.state == RecoveryState::Open {
-                self.state = RecoveryState::Recovery;
-                self.recovery_point = self.snd_nxt;
-                fb.new_episode = true;
-                self.stats.loss_episodes += 1;
+            // (RFC 6582 §3.2 step 1); during an ECN reduction the window was already cut.
+            match self.state {
+                RecoveryState::Open => {
+                    self.state = RecoveryState::Recovery;
+                    self.recovery_point = self.snd_nxt;
+                    fb.new_episode = true;
+                    self.stats.loss_episodes += 1;
+                }
+                RecoveryState::Cwr => {
+                    self.state = RecoveryState::Recovery;
+                    self.recovery_point = self.snd_nxt;
+                    self.stats.loss_episodes += 1;
+                }
+                _ => {}
             }
         }
-        fb.in_recovery = self.state == RecoveryState::Recovery;
+        // ECN (RFC 3168 §6.1.2): an echo reduces the window at most once per window of data.
+        if self.cfg.ecn && (ack.ece || ack.ce_packets > 0) && self.state == RecoveryState::Open {
+            self.state = RecoveryState::Cwr;
+            self.recovery_point = self.snd_nxt;
+            fb.new_episode = true;
+            fb.ecn_congestion = true;
+            self.stats.ecn_reductions += 1;
+        }
+        fb.in_recovery = self.in_recovery();
 
         // 6. Delivery-rate sample.
         if let Some(RateCandidate { seg: p }) = rate_cand {
@@ -684,6 +712,7 @@ impl SenderCore {
         }
         fb.one_way_delay = ack.one_way_delay;
         fb.delivered = self.rate.delivered;
+        fb.prior_delivered = rate_cand.map_or(0, |c| c.seg.delivered);
 
         // 8. Retransmission timer (RFC 6298 §5.2–5.3).
         if self.packets_out() == 0 {

@@ -1,0 +1,98 @@
+//! Datagram transports: the sans-I/O interface for the seeds' non-TCP systems (SABUL, UDT,
+//! TFRC, a constant-bit-rate source), which send over UDP and carry their own feedback.
+//!
+//! A transport is a pair of state machines, a [`DatagramSender`] and a [`DatagramReceiver`].
+//! The driver (the simulator, later a real socket) moves data packets from the sender to the
+//! receiver over the data path, and [`CtrlMsg`]s from the receiver back to the sender over the
+//! control path. Neither side has a clock or an RNG of its own: time comes in every call, and a
+//! seeded RNG is handed over at construction.
+//!
+//! Sequence numbers count packets from 0. Every packet carries `payload` bytes (the MSS).
+
+use crate::controller::Snapshot;
+use crate::units::{Bytes, Rate, Time};
+
+/// A data packet the sender wants on the wire.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct DgTransmit {
+    pub seq: u64,
+    pub len: Bytes,
+    pub is_retransmission: bool,
+    pub ecn_capable: bool,
+}
+
+/// A data packet as the receiver sees it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct DgArrival {
+    pub seq: u64,
+    pub len: Bytes,
+    /// When the sender sent it (the simulator's clocks are synchronised).
+    pub sent: Time,
+    pub ce: bool,
+}
+
+/// Feedback from receiver to sender. One enum for every protocol so that the driver can carry
+/// them without knowing which is which; each sender reads the variants its protocol uses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CtrlMsg {
+    /// Cumulative acknowledgement: every packet below `next_expected` has arrived. UDT adds its
+    /// receiver's RTT estimate, arrival rate and link-capacity estimate (packets per second).
+    Ack { next_expected: u64, rtt: Option<Time>, arrival_rate: Option<f64>, capacity: Option<f64> },
+    /// Loss report (SABUL's ERR, UDT's NAK): these sequence numbers are missing.
+    Nak { lost: Vec<u64> },
+    /// SABUL's periodic SYN: packets received since the previous SYN.
+    Syn { received: u64 },
+    /// TFRC receiver report (RFC 5348 §6.2): the echoed timestamp of the last data packet, the
+    /// time it was held, the receive rate and the loss event rate.
+    TfrcReport { echo: Time, delay: Time, x_recv: Rate, p: f64 },
+}
+
+/// Counters every datagram sender keeps (the same meaning as TCP's in summaries).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DgStats {
+    pub packets_sent: u64,
+    pub bytes_sent: Bytes,
+    pub retransmits: u64,
+    /// Payload bytes the receiver has acknowledged (cumulatively), each once.
+    pub bytes_delivered: Bytes,
+    /// Loss reports processed.
+    pub loss_reports: u64,
+    /// Congestion events the controller reacted to (rate decreases).
+    pub congestion_events: u64,
+    /// Sender-side timeouts (SABUL's EXP, UDT's EXP, TFRC's no-feedback timer).
+    pub timeouts: u64,
+}
+
+/// The sending half of a datagram transport.
+pub trait DatagramSender {
+    fn name(&self) -> &'static str;
+    /// The next packet to send now, if the rate (and window, if any) allow.
+    fn poll_transmit(&mut self, now: Time) -> Option<DgTransmit>;
+    /// When the sender can next send (pacing), if it is waiting only for time to pass.
+    fn next_send_time(&self, now: Time) -> Option<Time>;
+    /// Feedback arrived.
+    fn on_control(&mut self, now: Time, msg: &CtrlMsg);
+    /// The sender's own timers (rate control interval, EXP, no-feedback timer).
+    fn next_timer(&self) -> Option<Time>;
+    fn on_timer(&mut self, now: Time);
+    fn stats(&self) -> &DgStats;
+    /// For time series: the sending rate (and window, if any) and a state name.
+    fn snapshot(&self) -> Snapshot;
+    /// The latest RTT estimate, if the protocol keeps one.
+    fn rtt(&self) -> Option<Time>;
+    /// A finite transfer has been fully acknowledged.
+    fn is_complete(&self) -> bool {
+        false
+    }
+}
+
+/// The receiving half of a datagram transport.
+pub trait DatagramReceiver {
+    /// A data packet arrived; feedback to send at once goes into `out`.
+    fn on_data(&mut self, now: Time, pkt: &DgArrival, out: &mut Vec<CtrlMsg>);
+    /// The receiver's timers (periodic ACK, NAK, SYN, feedback).
+    fn next_timer(&self) -> Option<Time>;
+    fn on_timer(&mut self, now: Time, out: &mut Vec<CtrlMsg>);
+    /// Distinct packets received (duplicates excluded).
+    fn packets_received(&self) -> u64;
+}

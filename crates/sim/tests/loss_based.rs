@@ -1,0 +1,202 @@
+//! The high-speed and loss-based family, ECN with DCTCP, and the checks every algorithm must
+//! pass. Bounds come from theory or the seed talk and are loose on purpose.
+
+mod common;
+use ::sim::qdisc::{QdiscConfig, StepConfig};
+use ::sim::{QueueLimit, RunResult};
+use cc::{CcConfig, Time, ALGORITHMS};
+use common::*;
+
+fn alone(cc: &str, mbit: f64, rtt_ms: u64, secs: u64) -> RunResult {
+    simulate(1, secs, link(mbit, QueueLimit::Bdp(1.0)), vec![flow(cc, rtt_ms)])
+}
+
+/// Algorithms that leave slow start far below the BDP by design and then grow about one
+/// segment per RTT, so that on a 100 ms path they need more than 30 s to fill the link: mVegas
+/// jumps to Vegas' predicted window after two rounds (the seed: "a catastrophically undersized
+/// window that could only be improved additively"), NV and CDG detect congestion from rate and
+/// delay gradients during slow start, TCP-LP halves once its one-way delay rises 15 % of the
+/// way to its maximum. Their own bounds, derived from those control laws, are in
+/// `delay_based.rs`; here they must still run without panics and keep their windows in range.
+const SLOW_TO_FILL: [&str; 4] = ["mvegas", "nv", "cdg", "lp"];
+
+/// Every algorithm alone on the talk's link (40 Mbit/s, 100 ms, one BDP of buffer, 60 s) uses
+/// at least 80 % of it (the talk: alone, even the delay-based ones are efficient), never
+/// panics, and keeps its window within [1 segment, the receiver window].
+#[test]
+fn every_algorithm_alone_uses_at_least_80_percent_of_the_link() {
+    let mut report = vec![];
+    for a in ALGORITHMS {
+        let mut f = flow(a.name, 100);
+        if a.name == "none" {
+            // SACKEXP's window is the receiver's, which the seed sizes at the bandwidth-delay
+            // product; a larger one overflows the buffer (at start-up, or on every round trip).
+            f.sender.rwnd = 500_000;
+        }
+        let r = simulate(1, 60, link(40.0, QueueLimit::Bdp(1.0)), vec![f]);
+        let u = r.summary.link.utilization;
+        let series = r.series.as_ref().unwrap();
+        let max_segments = (64u64 << 20) / 1448;
+        for s in &series.flows {
+            if let Some(c) = s.cwnd {
+                assert!((1.0..=max_segments as f64).contains(&c), "{}: cwnd {c} at {}", a.name, s.time);
+            }
+        }
+        report.push(format!("{} {:.3}", a.name, u));
+        if !SLOW_TO_FILL.contains(&a.name) {
+            assert!(u >= 0.8, "{}: utilisation {u:.3}", a.name);
+        }
+    }
+    eprintln!("{}", report.join(", "));
+}
+
+/// RFC 9438: after a loss the window follows W(t) = C·(t − K)³ + W_max: concave up to the
+/// old maximum (reached at t = K), convex beyond it. The trace of a real run is compared with
+/// the formula: on a fixed link the epochs end in the plateau near W_max; when the capacity
+/// doubles at 40 s, the epoch in progress passes W_max and accelerates along the convex branch.
+#[test]
+fn cubic_window_follows_the_cubic_function_in_the_trace() {
+    let mut l = link(50.0, QueueLimit::Bdp(1.0));
+    l.schedule = vec![(Time::from_secs(40), cc::Rate::from_bits_per_sec(100e6))];
+    let r = simulate(1, 70, l, vec![flow("cubic", 100)]);
+    let rows: Vec<_> = r.series.unwrap().flows;
+    let cwnd = |i: usize| rows[i].cwnd.unwrap();
+    let c = cc::algorithms::cubic::CubicConfig::default();
+    // Every reduction to β·cwnd after slow start opens an epoch. RFC 9438 §4.6-4.7: the
+    // window at the loss is reduced/β; W_max is that window, or (1 + β)/2 of it (fast
+    // convergence) when it fell short of the previous W_max; K = ∛((W_max − β·cwnd)/C).
+    let losses: Vec<usize> = (1..rows.len()).filter(|&i| rows[i].time > 5.0 && cwnd(i) < 0.9 * cwnd(i - 1)).collect();
+    let mut epochs = vec![]; // (start index, end index, W_max, K)
+    let mut prev_w_max: Option<f64> = None;
+    for (n, &i0) in losses.iter().enumerate() {
+        let at_loss = cwnd(i0) / c.beta;
+        let w_max = match prev_w_max {
+            Some(p) if at_loss < p => at_loss * (1.0 + c.beta) / 2.0,
+            _ => at_loss,
+        };
+        prev_w_max = Some(w_max);
+        let end = losses.get(n + 1).copied().unwrap_or(rows.len());
+        epochs.push((i0, end, w_max, c.k(w_max, cwnd(i0))));
+    }
+    let deviation = |&(i0, i1, w_max, k): &(usize, usize, f64, f64)| {
+        rows[i0 + 2..i1]
+            .iter()
+            .map(|s| {
+                let t = s.time - rows[i0].time + 0.1; // + min RTT: Linux evaluates W(t + RTT)
+                (s.cwnd.unwrap() - c.w_cubic(t, k, w_max)).abs() / w_max
+            })
+            .fold(0.0, f64::max)
+    };
+    let before: Vec<_> = epochs.iter().filter(|e| rows[e.1.min(rows.len() - 1)].time < 40.0).collect();
+    assert!(before.len() >= 2, "need complete loss epochs before the rate change, found {}", before.len());
+    for e in &before[1..] {
+        let worst = deviation(e);
+        assert!(worst < 0.1, "concave epoch at {:.1} s strays {:.1} % of W_max from W(t)", rows[e.0].time, worst * 100.0);
+        // On a fixed link the next loss comes back at about the old maximum.
+        assert!((cwnd(e.1 - 1) - e.2).abs() < 0.15 * e.2, "epoch at {:.1} s ends at {:.0}, W_max {:.0}", rows[e.0].time, cwnd(e.1 - 1), e.2);
+    }
+    // The epoch in progress when the capacity doubles goes convex past W_max.
+    let across = epochs.iter().find(|e| rows[e.0].time < 40.0 && rows[e.1.min(rows.len() - 1)].time > 40.0).expect("an epoch spans 40 s");
+    let peak = (across.0..across.1).map(cwnd).fold(0.0, f64::max);
+    assert!(peak > 1.3 * across.2, "peak {peak:.0} vs W_max {:.0}: no convex growth", across.2);
+    let worst = deviation(across);
+    assert!(worst < 0.1, "convex epoch strays {:.1} % of W_max from W(t)", worst * 100.0);
+}
+
+/// The talk: Scalable and HighSpeed "kill Reno easily" on high-BDP paths. Against one Reno
+/// flow on 200 Mbit/s, 100 ms, each takes more than half.
+#[test]
+fn scalable_and_highspeed_take_more_than_their_share_against_reno() {
+    for cc in ["scalable", "highspeed"] {
+        let r = simulate(2, 120, link(200.0, QueueLimit::Bdp(1.0)), vec![flow(cc, 100), flow("reno", 100)]);
+        let g = goodputs_between(&r, 30.0, 120.0);
+        let share = g[0] / (g[0] + g[1]);
+        assert!(share > 0.5, "{cc} share {share:.2} against Reno");
+    }
+}
+
+/// Westwood+ ends each recovery at the measured pipe (BWE·RTT_min) instead of half the window,
+/// so random losses cost it less than Reno. The talk reports 5x CUBIC's throughput at 1 % loss;
+/// with Linux's algorithm (the estimate follows the flow's own, loss-limited rate) we measure
+/// about 1.7x Reno's and CUBIC's here, so the bound only asks for a clear gain.
+#[test]
+fn westwood_keeps_more_than_renos_throughput_under_random_loss() {
+    let run = |cc: &str| simulate(1, 60, with_loss(link(40.0, QueueLimit::Bdp(1.0)), 0.01), vec![flow(cc, 100)]).summary.flows[0].goodput_bps;
+    let (westwood, reno) = (run("westwood"), run("reno"));
+    eprintln!("Westwood+ / Reno at 1 % loss: {:.2}", westwood / reno);
+    assert!(westwood > 1.25 * reno, "Westwood+ {westwood} vs Reno {reno}");
+}
+
+/// Loss-based algorithms collapse under random loss (the talk's 1 % loss graphs): Reno and
+/// CUBIC keep well under a quarter of a 40 Mbit/s, 100 ms link at 1 %, 5 % and 10 %.
+#[test]
+fn reno_and_cubic_collapse_under_random_loss() {
+    for p in [0.01, 0.05, 0.1] {
+        for cc in ["reno", "cubic"] {
+            let r = simulate(1, 60, with_loss(link(40.0, QueueLimit::Bdp(1.0)), p), vec![flow(cc, 100)]);
+            let g = r.summary.flows[0].goodput_bps;
+            assert!(g < 0.25 * 40e6, "{cc} at {p}: {g}");
+        }
+    }
+}
+
+/// DCTCP on a step-marking queue (K = C·RTT/7) keeps the queue near K with the link full and
+/// no overflow (Alizadeh et al. 2010, §3.3: the queue oscillates just above K).
+#[test]
+fn dctcp_holds_the_queue_near_k_with_full_utilisation() {
+    let mut l = link(100.0, QueueLimit::Bdp(2.0));
+    l.qdisc = QdiscConfig::Step(StepConfig::default());
+    let r = simulate(1, 30, l, vec![flow("dctcp", 10)]);
+    let k = (100e6 / 8.0 * 0.010 / 1500.0 / 7.0_f64).ceil(); // 12 packets
+    let s = &r.summary;
+    assert!(s.link.ecn_marks > 0 && s.link.overflow_drops == 0, "{:?}", s.link);
+    assert!(s.link.utilization > 0.95, "utilisation {}", s.link.utilization);
+    let q = &s.link.queue_packets;
+    assert!(q.mean > 0.5 * k && q.mean < 2.0 * k, "mean queue {} vs K = {k}", q.mean);
+    assert!(q.p95 < 3.0 * k, "p95 queue {} vs K = {k}", q.p95);
+    // Reno on the same queue without ECN fills the buffer instead.
+    let mut l = link(100.0, QueueLimit::Bdp(2.0));
+    l.qdisc = QdiscConfig::Step(StepConfig::default());
+    let reno = simulate(1, 30, l, vec![flow("reno", 10)]);
+    assert!(reno.summary.link.queue_packets.mean > 3.0 * k);
+}
+
+/// AIMD converges to fairness (Chiu & Jain 1989): five flows of the same loss-based algorithm,
+/// started 2 s apart, share the link (Jain ≥ 0.9 over the second half of 240 s; BIC and CUBIC
+/// back off by only 20-30 % per loss, so convergence takes longer than Reno's). Scalable is
+/// MIMD, which does not converge, and is left out on purpose.
+#[test]
+fn five_flows_of_each_loss_based_aimd_algorithm_converge_to_fairness() {
+    for cc in ["reno", "newreno", "highspeed", "bic", "cubic", "htcp", "hybla", "westwood"] {
+        let secs = 240;
+        let flows = (0..5)
+            .map(|k| {
+                let mut f = flow(cc, 100);
+                f.start = Time::from_secs(2 * k);
+                f
+            })
+            .collect();
+        let r = simulate(7, secs, link(40.0, QueueLimit::Bdp(1.0)), flows);
+        let g = goodputs_between(&r, secs as f64 / 2.0, secs as f64);
+        let j = ::sim::jain_index(&g);
+        assert!(j >= 0.9, "{cc}: Jain {j:.3} over the last half, goodputs {g:?}");
+    }
+}
+
+/// HyStart leaves slow start before the buffer overflows; without it CUBIC overshoots until
+/// the buffer is full and loses most of a window. The buffer is 4 BDP so that the queueing
+/// delay rises rounds before any loss, which is what HyStart++ (RFC 9406) watches for; classic
+/// HyStart's ACK-train test fires earlier still.
+#[test]
+fn hystart_and_hystart_plus_plus_avoid_the_slow_start_overshoot() {
+    let run = |hystart: bool, plus_plus: bool| {
+        let cfg = cc::algorithms::cubic::CubicConfig { hystart, hystart_plus_plus: plus_plus, ..Default::default() };
+        let mut f = flow("cubic", 100);
+        f.cc = CcConfig::Cubic(cfg);
+        let r = simulate(1, 20, link(40.0, QueueLimit::Bdp(4.0)), vec![f]);
+        r.summary.flows[0].retransmits
+    };
+    let (with, plus, without) = (run(true, false), run(false, true), run(false, false));
+    assert!(with * 4 < without.max(1), "HyStart {with} retransmits vs none {without}");
+    assert!(plus * 4 < without.max(1), "HyStart++ {plus} retransmits vs none {without}");
+}
