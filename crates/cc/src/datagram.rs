@@ -10,7 +10,20 @@
 //! Sequence numbers count packets from 0. Every packet carries `payload` bytes (the MSS).
 
 use crate::controller::Snapshot;
+use crate::rng::CcRng;
 use crate::units::{Bytes, Rate, Time};
+
+/// What a datagram transport needs to start. Each protocol offers
+/// `fn new_pair(cfg: &ItsConfig, init: DgInit) -> (ItsSender, ItsReceiver)`.
+#[derive(Clone, Debug)]
+pub struct DgInit {
+    /// Payload bytes per packet.
+    pub mss: Bytes,
+    /// Bytes to transfer; `None` for a bulk flow that always has data.
+    pub data_limit: Option<Bytes>,
+    /// The sender's seeded RNG (UDT's randomised decrease, TFRC's jitter).
+    pub rng: CcRng,
+}
 
 /// A data packet the sender wants on the wire.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -19,6 +32,8 @@ pub struct DgTransmit {
     pub len: Bytes,
     pub is_retransmission: bool,
     pub ecn_capable: bool,
+    /// The sender's RTT estimate carried in the header (TFRC, RFC 5348 §3.2.1).
+    pub sender_rtt: Option<Time>,
 }
 
 /// A data packet as the receiver sees it.
@@ -29,6 +44,8 @@ pub struct DgArrival {
     /// When the sender sent it (the simulator's clocks are synchronised).
     pub sent: Time,
     pub ce: bool,
+    /// The sender's RTT estimate from the header, if the protocol carries one.
+    pub sender_rtt: Option<Time>,
 }
 
 /// Feedback from receiver to sender. One enum for every protocol so that the driver can carry

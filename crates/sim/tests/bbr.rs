@@ -101,7 +101,7 @@ fn bbr3_keeps_most_of_a_link_with_1_percent_loss() {
 /// detection added to the sender, this run gave 32 Mbit/s; without it BBR gets about
 /// 6 Mbit/s, its flow stalling in a timeout after almost every recovery episode.
 #[test]
-#[ignore = "needs lost-retransmission detection (RACK) in the sender core"]
+
 fn bbr_keeps_most_of_a_link_with_10_percent_loss() {
     let bbr = alone("bbr", 1.0, 0.10, 60).summary.flows[0].goodput_bps;
     assert!(bbr >= 0.4 * LINK_MBIT * 1e6, "BBR {bbr}");

@@ -7,6 +7,7 @@
 //! payload bytes except possibly the last of a finite transfer.
 
 pub mod pacer;
+pub mod rack;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;

@@ -22,6 +22,7 @@
 //!   for Linux-style pacing at `2·cwnd/srtt` in slow start and `1.2·cwnd/srtt` after.
 
 use super::pacer::Pacer;
+use super::rack::Rack;
 use super::rtt::RttEstimator;
 use super::{Ack, SackBlock};
 use crate::config::{Cc, CcConfig};
@@ -46,6 +47,8 @@ pub struct SenderConfig {
     /// Limited transmit (RFC 3042): segments SACKed or duplicate-ACKed before recovery leave
     /// the pipe, so new data may go out on the first two duplicate ACKs.
     pub limited_transmit: bool,
+    /// RACK time-based loss detection (RFC 8985), on with SACK as in Linux.
+    pub rack: bool,
     /// The receiver's advertised window in bytes.
     pub rwnd: Bytes,
     /// Pace window-based flows too (Linux `sk_pacing_rate` ratios 200 % / 120 %).
@@ -67,6 +70,7 @@ impl Default for SenderConfig {
             sack: true,
             dupthresh: 3,
             limited_transmit: true,
+            rack: true,
             rwnd: 64 << 20,
             pace_window: false,
             ecn: false,
@@ -185,6 +189,7 @@ pub struct SenderCore {
     recovery_point: u64,
     prev_sack: [SackBlock; super::MAX_SACK_BLOCKS],
     prev_n_sack: usize,
+    rack: Rack,
     rtt: RttEstimator,
     rto_deadline: Option<Time>,
     rate: RateState,
@@ -232,6 +237,7 @@ impl SenderCore {
             recovery_point: 0,
             prev_sack: Default::default(),
             prev_n_sack: 0,
+            rack: Rack::default(),
             rto_deadline: None,
             rate: RateState::default(),
             pacer: Pacer::default(),
@@ -449,6 +455,9 @@ impl SenderCore {
             *s = Seg { flags, ..rec };
             self.retrans_out += 1;
             self.retx_hint = seq + 1;
+            if self.cfg.rack && self.cfg.sack {
+                self.rack.retransmissions.push_back((seq, now));
+            }
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
         } else {
@@ -484,10 +493,7 @@ impl SenderCore {
     /// The earliest time the sender needs [`on_timer`](Self::on_timer): the RTO or a
     /// controller timer.
     pub fn next_timer(&self) -> Option<Time> {
-        match (self.rto_deadline, self.cc.next_timer()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.rto_deadline, self.cc.next_timer(), self.rack.timer].into_iter().flatten().min()
     }
 
     pub fn on_timer(&mut self, now: Time) {
@@ -495,6 +501,19 @@ impl SenderCore {
             if t <= now {
                 let (cc, mut ctx) = self.ctx(now);
                 cc.on_timer(&mut ctx);
+            }
+        }
+        if self.rack.timer.is_some_and(|t| t <= now) {
+            // RFC 8985 §6.3: the reorder timer expired; look again.
+            self.rack.timer = None;
+            let mut fb = Feedback { prior_in_flight: self.bytes_in_flight(), ..Feedback::default() };
+            let (lost_before, retx_lost) = (self.lost_out, self.rack_detect(now));
+            self.account_losses(self.lost_out - lost_before + retx_lost, &mut fb);
+            if fb.lost_packets > 0 {
+                fb.in_recovery = self.in_recovery();
+                fb.delivered = self.rate.delivered;
+                let (cc, mut ctx) = self.ctx(now);
+                cc.on_feedback(&fb, &mut ctx);
             }
         }
         if let Some(deadline) = self.rto_deadline {
@@ -539,6 +558,9 @@ impl SenderCore {
         self.retrans_out = 0;
         self.retx_hint = self.snd_una;
         self.lost_scan = self.snd_nxt;
+        self.rack.retransmissions.clear();
+        self.rack.timer = None;
+        self.rack.scan = self.snd_nxt;
         self.state = RecoveryState::Loss;
         self.recovery_point = self.snd_nxt;
         self.rtt.on_timeout();
@@ -565,7 +587,7 @@ impl SenderCore {
             if s.flags & SACKED != 0 {
                 self.sacked_out -= 1;
             } else {
-                self.deliver(&s, len, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
+                self.deliver(now, ack.echo, seq, &s, len, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
             }
             if s.flags & LOST != 0 {
                 self.lost_out -= 1;
@@ -584,7 +606,7 @@ impl SenderCore {
         if self.cfg.sack {
             let blocks = *ack;
             for b in blocks.sack_blocks() {
-                self.apply_sack_block(*b, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
+                self.apply_sack_block(now, ack.echo, *b, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
             }
             self.prev_n_sack = ack.n_sack as usize;
             self.prev_sack = ack.sack;
@@ -639,36 +661,19 @@ impl SenderCore {
             }
         }
 
-        // 5. Loss detection.
+        // 5. Loss detection: RFC 6675's DupThresh, then RACK's time-based rule (with SACK), or
+        // duplicate and partial ACKs (without).
         let lost_before = self.lost_out;
+        let mut retx_lost = 0;
         if self.cfg.sack {
             self.detect_losses_sack();
+            if self.cfg.rack {
+                retx_lost = self.rack_detect(now);
+            }
         } else {
             self.detect_losses_dupack(advanced, flavor);
         }
-        let newly_lost = self.lost_out - lost_before;
-        if newly_lost > 0 {
-            fb.lost_packets = newly_lost as u32;
-            fb.lost_bytes = newly_lost * self.cfg.mss;
-            self.stats.lost_segments += newly_lost;
-            self.rate.lost += fb.lost_bytes;
-            // After an RTO, further losses below the recovery point belong to the same episode
-            // (RFC 6582 §3.2 step 1); during an ECN reduction the window was already cut.
-            match self.state {
-                RecoveryState::Open => {
-                    self.state = RecoveryState::Recovery;
-                    self.recovery_point = self.snd_nxt;
-                    fb.new_episode = true;
-                    self.stats.loss_episodes += 1;
-                }
-                RecoveryState::Cwr => {
-                    self.state = RecoveryState::Recovery;
-                    self.recovery_point = self.snd_nxt;
-                    self.stats.loss_episodes += 1;
-                }
-                _ => {}
-            }
-        }
+        self.account_losses(self.lost_out - lost_before + retx_lost, &mut fb);
         // ECN (RFC 3168 §6.1.2): an echo reduces the window at most once per window of data.
         if self.cfg.ecn && (ack.ece || ack.ce_packets > 0) && self.state == RecoveryState::Open {
             self.state = RecoveryState::Cwr;
@@ -726,15 +731,121 @@ impl SenderCore {
         fb
     }
 
+    /// Reports `newly_lost` segments (first losses and lost retransmissions) in `fb` and opens
+    /// a recovery episode if none is open.
+    fn account_losses(&mut self, newly_lost: u64, fb: &mut Feedback) {
+        if newly_lost == 0 {
+            return;
+        }
+        fb.lost_packets += newly_lost as u32;
+        fb.lost_bytes += newly_lost * self.cfg.mss;
+        self.stats.lost_segments += newly_lost;
+        self.rate.lost += newly_lost * self.cfg.mss;
+        // After an RTO, further losses below the recovery point belong to the same episode
+        // (RFC 6582 §3.2 step 1); during an ECN reduction the window was already cut.
+        match self.state {
+            RecoveryState::Open => {
+                self.state = RecoveryState::Recovery;
+                self.recovery_point = self.snd_nxt;
+                fb.new_episode = true;
+                self.stats.loss_episodes += 1;
+            }
+            RecoveryState::Cwr => {
+                self.state = RecoveryState::Recovery;
+                self.recovery_point = self.snd_nxt;
+                self.stats.loss_episodes += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// RACK (RFC 8985 §6.2 step 5): marks lost every outstanding transmission sent before the
+    /// most recently delivered one and older than `RACK.rtt + reo_wnd`; arms the reorder timer
+    /// for the next candidate. Returns the retransmissions found lost again (their segments
+    /// were already counted in `lost_out`).
+    fn rack_detect(&mut self, now: Time) -> u64 {
+        if self.rack.xmit_ts.is_none() {
+            return 0;
+        }
+        let rtt = self.rtt.stats();
+        let reo_wnd = self.rack.reo_wnd(
+            self.state != RecoveryState::Open,
+            self.sacked_out >= self.cfg.dupthresh as u64,
+            rtt.min_rtt,
+            rtt.srtt,
+        );
+        let mut timer: Option<Time> = None;
+        let mut retx_lost = 0;
+        // Retransmissions, oldest first.
+        while let Some(&(seq, sent)) = self.rack.retransmissions.front() {
+            let current = seq >= self.snd_una && seq < self.snd_nxt && {
+                let s = self.seg(seq);
+                s.flags & RETRANS != 0 && s.sent_time == sent
+            };
+            if !current {
+                self.rack.retransmissions.pop_front();
+                continue;
+            }
+            if !self.rack.sent_before(sent, seq) {
+                break;
+            }
+            let deadline = self.rack.deadline(sent, reo_wnd);
+            if deadline > now {
+                timer = Some(deadline);
+                break;
+            }
+            // Lost again: it stays LOST and will be retransmitted once more.
+            self.seg_mut(seq).flags &= !RETRANS;
+            self.retrans_out -= 1;
+            self.retx_hint = self.retx_hint.min(seq);
+            retx_lost += 1;
+            self.rack.retransmissions.pop_front();
+        }
+        // Never-retransmitted segments, in sequence (and so send-time) order. Everything below
+        // `rack.scan` is delivered, lost or retransmitted (then tracked above).
+        let mut seq = self.rack.scan.max(self.snd_una);
+        while seq < self.snd_nxt {
+            let s = *self.seg(seq);
+            if s.flags & (SACKED | LOST | EVER_RETRANS) == 0 {
+                if !self.rack.sent_before(s.sent_time, seq) {
+                    break;
+                }
+                let deadline = self.rack.deadline(s.sent_time, reo_wnd);
+                if deadline > now {
+                    timer = Some(timer.map_or(deadline, |t| t.min(deadline)));
+                    break;
+                }
+                self.seg_mut(seq).flags |= LOST;
+                self.lost_out += 1;
+                self.retx_hint = self.retx_hint.min(seq);
+            }
+            seq += 1;
+            self.rack.scan = seq;
+        }
+        self.rack.timer = timer;
+        retx_lost
+    }
+
     /// Accounts one segment newly delivered (cumulatively or by SACK).
+    #[allow(clippy::too_many_arguments)]
     fn deliver(
         &mut self,
+        now: Time,
+        echo: Option<Time>,
+        seq: u64,
         s: &Seg,
         len: Bytes,
         fb: &mut Feedback,
         rtt_seg_sent: &mut Option<Time>,
         rate_cand: &mut Option<RateCandidate>,
     ) {
+        if self.cfg.rack {
+            let retransmitted = s.flags & EVER_RETRANS != 0;
+            if !retransmitted && s.flags & LOST == 0 && seq + 1 < self.highest_sacked {
+                self.rack.reord_seen = true; // delivered after a later segment: reordering
+            }
+            self.rack.on_delivered(seq, s.sent_time, retransmitted, now, echo, self.rtt.stats().min_rtt);
+        }
         fb.acked_bytes += len;
         fb.acked_packets += 1;
         self.stats.bytes_delivered += len;
@@ -751,6 +862,8 @@ impl SenderCore {
 
     fn apply_sack_block(
         &mut self,
+        now: Time,
+        echo: Option<Time>,
         b: SackBlock,
         fb: &mut Feedback,
         rtt_seg_sent: &mut Option<Time>,
@@ -783,7 +896,7 @@ impl SenderCore {
                 }
                 self.seg_mut(seq).flags = flags;
                 self.sacked_out += 1;
-                self.deliver(&s, len, fb, rtt_seg_sent, rate_cand);
+                self.deliver(now, echo, seq, &s, len, fb, rtt_seg_sent, rate_cand);
             }
             seq += 1;
         }
