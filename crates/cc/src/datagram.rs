@@ -113,3 +113,59 @@ pub trait DatagramReceiver {
     /// Distinct packets received (duplicates excluded).
     fn packets_received(&self) -> u64;
 }
+
+/// A boxed sender and receiver pair.
+pub type Endpoints = (Box<dyn DatagramSender + Send>, Box<dyn DatagramReceiver + Send>);
+
+/// One row of the protocol table `cclab list` prints.
+pub struct ProtocolInfo {
+    pub name: &'static str,
+    pub source: &'static str,
+    pub summary: &'static str,
+    pub default_config: fn() -> DatagramConfig,
+}
+
+/// Generates [`DatagramConfig`], its `build` and [`PROTOCOLS`] from one list. Adding a
+/// protocol: its `Config` (serde defaults) and `new_pair(&Config, DgInit)`, and one line here.
+macro_rules! protocols {
+    ($( $variant:ident ( $cfg:ty ) = $name:literal, $ctor:path, $source:literal, $summary:literal; )*) => {
+        /// A datagram protocol's configuration (`algorithm = "udt"`), with the reference
+        /// defaults.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "algorithm")]
+        pub enum DatagramConfig {
+            $( #[serde(rename = $name)] $variant($cfg), )*
+        }
+
+        /// Every datagram protocol, in the order `cclab list` prints them.
+        pub const PROTOCOLS: &[ProtocolInfo] = &[
+            $( ProtocolInfo { name: $name, source: $source, summary: $summary, default_config: || DatagramConfig::$variant(<$cfg>::default()) }, )*
+        ];
+
+        impl DatagramConfig {
+            pub fn name(&self) -> &'static str {
+                match *self { $( DatagramConfig::$variant(_) => $name, )* }
+            }
+
+            /// Builds the sender and the receiver.
+            #[allow(unused_variables)]
+            pub fn build(&self, init: DgInit) -> Endpoints {
+                match *self {
+                    $( DatagramConfig::$variant(ref c) => {
+                        let (s, r) = $ctor(c, init);
+                        (Box::new(s), Box::new(r))
+                    } )*
+                }
+            }
+        }
+    };
+}
+
+protocols! {}
+
+impl DatagramConfig {
+    /// The default configuration of the protocol called `name`.
+    pub fn from_name(name: &str) -> Option<DatagramConfig> {
+        PROTOCOLS.iter().find(|p| p.name == name).map(|p| (p.default_config)())
+    }
+}

@@ -142,7 +142,7 @@ fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
     let mut first_cfg = None;
     for info in ALGORITHMS {
         let mut s = base.clone();
-        s.flows = Some(vec![FlowSpec { cc: Some(CcArg((info.default_config)())), ..FlowSpec::default() }]);
+        s.flows = Some(vec![FlowSpec { cc: Some(CcArg(sim::Transport::Tcp((info.default_config)()))), ..FlowSpec::default() }]);
         let cfg = s.resolve()?;
         first_cfg.get_or_insert_with(|| cfg.clone());
         let result = simulate(cfg, a.quiet || a.json, info.name)?;

@@ -31,12 +31,13 @@
 //! key and what is allowed.
 
 use cc::transport::SenderConfig;
+use cc::datagram::{DatagramConfig, PROTOCOLS};
 use cc::{algorithm_names, Bytes, CcConfig, Rate, Time};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use sim::netem::LossSpec;
 use sim::units::{parse_percent, parse_rate, parse_size, parse_time, PERCENT_FORMS, RATE_FORMS, SIZE_FORMS, TIME_FORMS};
-use sim::{FlowConfig, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig};
+use sim::{FlowConfig, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig, Transport};
 use std::fmt;
 
 /// Declares a string-valued unit type whose parse errors become serde errors.
@@ -110,15 +111,26 @@ pub fn parse_buffer(s: &str) -> Result<QueueLimit, String> {
     }
 }
 
-/// A controller given by name (`cc = "reno"`) or as a table with parameters
-/// (`cc = { algorithm = "reno" }`).
+/// Every name a flow's `cc` may take: TCP congestion controllers and datagram protocols.
+pub fn transport_names() -> Vec<&'static str> {
+    algorithm_names().into_iter().chain(PROTOCOLS.iter().map(|p| p.name)).collect()
+}
+
+/// A flow's transport given by name (`cc = "reno"`, `cc = "udt"`) or as a table with
+/// parameters (`cc = { algorithm = "cubic", beta = 0.7 }`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CcArg(pub CcConfig);
+pub struct CcArg(pub Transport);
 
 impl std::str::FromStr for CcArg {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        CcConfig::from_name(s.trim()).map(CcArg)
+        let s = s.trim();
+        if let Ok(cc) = CcConfig::from_name(s) {
+            return Ok(CcArg(Transport::Tcp(cc)));
+        }
+        DatagramConfig::from_name(s)
+            .map(|d| CcArg(Transport::Datagram(d)))
+            .ok_or_else(|| format!("unknown algorithm `{s}`; allowed: {}", transport_names().join(", ")))
     }
 }
 
@@ -128,13 +140,19 @@ impl<'de> Deserialize<'de> for CcArg {
         impl<'de> Visitor<'de> for V {
             type Value = CcArg;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                write!(f, "an algorithm name ({}) or a table with `algorithm = \"...\"`", algorithm_names().join(", "))
+                write!(f, "an algorithm name ({}) or a table with `algorithm = \"...\"`", transport_names().join(", "))
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<CcArg, E> {
                 s.parse().map_err(E::custom)
             }
             fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<CcArg, M::Error> {
-                CcConfig::deserialize(de::value::MapAccessDeserializer::new(m)).map(CcArg)
+                let table = toml::Value::deserialize(de::value::MapAccessDeserializer::new(m))?;
+                let name = table.get("algorithm").and_then(|v| v.as_str()).unwrap_or_default();
+                if DatagramConfig::from_name(name).is_some() {
+                    table.try_into().map(|d| CcArg(Transport::Datagram(d))).map_err(de::Error::custom)
+                } else {
+                    table.try_into().map(|c| CcArg(Transport::Tcp(c))).map_err(de::Error::custom)
+                }
             }
         }
         d.deserialize_any(V)
@@ -143,7 +161,10 @@ impl<'de> Deserialize<'de> for CcArg {
 
 impl Serialize for CcArg {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        match &self.0 {
+            Transport::Tcp(c) => c.serialize(s),
+            Transport::Datagram(d) => d.serialize(s),
+        }
     }
 }
 
@@ -371,10 +392,10 @@ impl Scenario {
 }
 
 fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
-    let cc = f
+    let transport = f
         .cc
         .as_ref()
-        .ok_or_else(|| format!("flows[{i}].cc: missing; allowed: {}", algorithm_names().join(", ")))?
+        .ok_or_else(|| format!("flows[{i}].cc: missing; allowed: {}", transport_names().join(", ")))?
         .0
         .clone();
     let rtt = f.rtt.as_ref().map_or_else(|| parse_time(DEFAULT_RTT).unwrap(), |t| t.0);
@@ -410,7 +431,7 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
         sender.data_limit = Some(s.0);
     }
     Ok(FlowConfig {
-        cc,
+        transport,
         rtt,
         start: f.start.as_ref().map_or(Time::ZERO, |t| t.0),
         stop: f.stop.as_ref().map(|t| t.0),

@@ -3,6 +3,7 @@
 use crate::netem::Netem;
 use crate::qdisc::QdiscConfig;
 use cc::transport::SenderConfig;
+use cc::datagram::DatagramConfig;
 use cc::{Bytes, CcConfig, Rate, Time};
 
 /// How much the bottleneck queue holds.
@@ -40,10 +41,27 @@ impl Default for LinkConfig {
     }
 }
 
-/// One flow: a TCP sender and receiver on their own access path.
+/// Which transport a flow runs: TCP under a congestion controller, or a datagram protocol.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Transport {
+    Tcp(CcConfig),
+    Datagram(DatagramConfig),
+}
+
+impl Transport {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Transport::Tcp(c) => c.name(),
+            Transport::Datagram(d) => d.name(),
+        }
+    }
+}
+
+/// One flow: a sender and receiver on their own access path. `sender` holds the settings
+/// every transport shares (`mss`, `data_limit`, `ecn`) and TCP's own.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowConfig {
-    pub cc: CcConfig,
+    pub transport: Transport,
     /// Base (propagation) round-trip time of the flow's path, without queueing.
     pub rtt: Time,
     pub start: Time,
@@ -57,9 +75,10 @@ pub struct FlowConfig {
 }
 
 impl FlowConfig {
+    /// A TCP flow.
     pub fn new(cc: CcConfig, rtt: Time) -> FlowConfig {
         FlowConfig {
-            cc,
+            transport: Transport::Tcp(cc),
             rtt,
             start: Time::ZERO,
             stop: None,
@@ -75,6 +94,9 @@ pub const DEFAULT_ACCESS_SPEEDUP: f64 = 10.0;
 
 /// IP + TCP headers with the timestamp option: 20 + 20 + 12 bytes.
 pub const TCP_HEADER_BYTES: Bytes = 52;
+
+/// IP + UDP headers and a 16-byte protocol header (UDT's): 20 + 8 + 16 bytes.
+pub const UDP_HEADER_BYTES: Bytes = 44;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimConfig {

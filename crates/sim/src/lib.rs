@@ -10,6 +10,7 @@
 //! events, one seeded RNG per component, no wall clock, no hash-map iteration.
 
 pub mod config;
+pub mod endpoint;
 pub mod event;
 pub mod impair;
 pub mod link;
@@ -22,7 +23,7 @@ pub mod sim;
 pub mod stats;
 pub mod units;
 
-pub use config::{FlowConfig, LinkConfig, QueueLimit, SimConfig};
+pub use config::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Transport};
 pub use netem::{LossSpec, Netem};
 pub use qdisc::QdiscConfig;
 pub use results::{FlowSummary, LinkSummary, RunResult, Summary, TimeSeries};

@@ -21,4 +21,6 @@ pub struct DataPacket {
     pub enqueued: Time,
     pub ecn: u8,
     pub retransmission: bool,
+    /// A datagram protocol's header field carrying the sender's RTT (TFRC); zero if absent.
+    pub hdr_rtt: Time,
 }

@@ -170,14 +170,14 @@ impl RunResult {
             .iter()
             .enumerate()
             .map(|(id, f)| {
-                let st = f.final_stats.clone().unwrap_or_else(|| f.sender.stats().clone());
+                let st = f.final_stats.clone().unwrap_or_else(|| f.ep.counters());
                 let start = f.start.min(cfg.duration);
                 let end = f.end.unwrap_or(cfg.duration);
                 let dur = (end - start).as_secs_f64();
                 let per_s = |b: u64| if dur > 0.0 { b as f64 * 8.0 / dur } else { 0.0 };
                 FlowSummary {
                     id: id as u32,
-                    cc: cfg.flows[id].cc.name().to_string(),
+                    cc: cfg.flows[id].transport.name().to_string(),
                     start_s: start.as_secs_f64(),
                     end_s: end.as_secs_f64(),
                     throughput_bps: per_s(st.bytes_sent),

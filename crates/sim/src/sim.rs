@@ -5,19 +5,19 @@
 //! only its head event; timers are cancelled lazily by generation numbers. Every random
 //! process has its own RNG derived from `(seed, component id)`.
 
-use crate::config::{SimConfig, TCP_HEADER_BYTES};
+use crate::config::{SimConfig, Transport, TCP_HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::endpoint::{Back, Endpoint, FlowCounters};
 use crate::event::{EventKind, EventQueue};
 use crate::impair::{DelayProcess, LossProcess};
 use crate::link::{Admission, Bottleneck};
-use crate::packet::{DataPacket, CE, ECT0, NOT_ECT};
+use crate::packet::{DataPacket, ECT0, NOT_ECT};
 use crate::pipe::Pipe;
 use crate::qdisc::{LinkFacts, Qdisc};
 use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
 use cc::rng::component_rng;
-use cc::transport::{Ack, Receiver, ReceiverConfig, SenderCore};
-use cc::{CongestionControl, Rate, Time};
-
+use cc::transport::{Receiver, ReceiverConfig, SenderCore};
+use cc::{Rate, Time};
 
 /// RNG component ids: flows use their index, the link's processes these.
 const RNG_LINK_LOSS: u64 = 1 << 32;
@@ -25,14 +25,17 @@ const RNG_LINK_DELAY: u64 = (1 << 32) + 1;
 const RNG_LINK_AQM: u64 = (1 << 32) + 2;
 
 pub(crate) struct Flow {
-    pub sender: SenderCore,
-    pub receiver: Receiver,
+    pub ep: Endpoint,
+    /// Header bytes added to each packet's payload on the wire.
+    header_bytes: u64,
     pub fwd_delay: Time,
     pub rev_delay: Time,
     data_pipe: Pipe<DataPacket>,
     data_gen: u32,
-    ack_pipe: Pipe<Ack>,
-    ack_gen: u32,
+    back_pipe: Pipe<Back>,
+    back_gen: u32,
+    /// Data packets that reached the receiver (duplicates included).
+    pub arrivals: u64,
     timer_gen: u32,
     timer_at: Option<Time>,
     rx_timer_gen: u32,
@@ -45,8 +48,8 @@ pub(crate) struct Flow {
     pub end: Option<Time>,
     pub completed_at: Option<Time>,
     pub rtt_us: Histogram,
-    /// Sender counters frozen when the flow stopped.
-    pub final_stats: Option<cc::transport::SenderStats>,
+    /// Counters frozen when the flow stopped.
+    pub final_stats: Option<FlowCounters>,
     /// Delivered bytes at the fairness window's edges.
     pub window_delivered: [u64; 2],
     /// For per-interval rates in the time series.
@@ -93,26 +96,37 @@ impl Simulation {
             .enumerate()
             .map(|(i, f)| {
                 let rng = component_rng(cfg.seed, i as u64);
-                let sender = SenderCore::new(f.sender.clone(), &f.cc, rng);
-                let receiver = Receiver::new(ReceiverConfig {
-                    sack: f.sender.sack,
-                    delack_segments: if f.delayed_ack { 2 } else { 1 },
-                    ..ReceiverConfig::default()
-                });
+                let (ep, header_bytes) = match &f.transport {
+                    Transport::Tcp(cc) => {
+                        let sender = SenderCore::new(f.sender.clone(), cc, rng);
+                        let receiver = Receiver::new(ReceiverConfig {
+                            sack: f.sender.sack,
+                            delack_segments: if f.delayed_ack { 2 } else { 1 },
+                            ..ReceiverConfig::default()
+                        });
+                        (Endpoint::Tcp { sender, receiver }, TCP_HEADER_BYTES)
+                    }
+                    Transport::Datagram(dg) => {
+                        let init = cc::datagram::DgInit { mss: f.sender.mss, data_limit: f.sender.data_limit, rng };
+                        let (sender, receiver) = dg.build(init);
+                        (Endpoint::Datagram { sender, receiver, mss: f.sender.mss }, UDP_HEADER_BYTES)
+                    }
+                };
                 events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);
                 }
                 let half = Time(f.rtt.0 / 2);
                 Flow {
-                    sender,
-                    receiver,
+                    ep,
+                    header_bytes,
                     fwd_delay: half,
                     rev_delay: f.rtt - half,
                     data_pipe: Pipe::new(reordering),
                     data_gen: 0,
-                    ack_pipe: Pipe::new(false),
-                    ack_gen: 0,
+                    back_pipe: Pipe::new(false),
+                    back_gen: 0,
+                    arrivals: 0,
                     timer_gen: 0,
                     timer_at: None,
                     rx_timer_gen: 0,
@@ -179,7 +193,7 @@ impl Simulation {
                 if !window_marks[k] && t >= edge {
                     window_marks[k] = true;
                     for f in &mut self.flows {
-                        f.window_delivered[k] = f.sender.stats().bytes_delivered;
+                        f.window_delivered[k] = f.ep.counters().bytes_delivered;
                     }
                 }
             }
@@ -198,15 +212,15 @@ impl Simulation {
                     }
                 }
                 EventKind::AckArrival => {
-                    if e.aux == self.flows[i].ack_gen {
-                        self.on_ack_arrival(i)
+                    if e.aux == self.flows[i].back_gen {
+                        self.on_back_arrival(i)
                     }
                 }
                 EventKind::SenderTimer => {
                     if e.aux == self.flows[i].timer_gen {
                         self.flows[i].timer_at = None;
                         if self.flows[i].active {
-                            self.flows[i].sender.on_timer(self.now);
+                            self.flows[i].ep.on_timer(self.now);
                             self.try_send(i);
                         }
                     }
@@ -214,8 +228,10 @@ impl Simulation {
                 EventKind::ReceiverTimer => {
                     if e.aux == self.flows[i].rx_timer_gen {
                         self.flows[i].rx_timer_at = None;
-                        if let Some(ack) = self.flows[i].receiver.on_timer(self.now) {
-                            self.send_ack(i, ack);
+                        let mut out = Vec::new();
+                        self.flows[i].ep.receiver_on_timer(self.now, &mut out);
+                        for back in out {
+                            self.send_back(i, back);
                         }
                         self.arm_receiver_timer(i);
                     }
@@ -244,7 +260,7 @@ impl Simulation {
         for k in 0..2 {
             if !window_marks[k] {
                 for f in &mut self.flows {
-                    f.window_delivered[k] = f.sender.stats().bytes_delivered;
+                    f.window_delivered[k] = f.ep.counters().bytes_delivered;
                 }
             }
         }
@@ -262,7 +278,7 @@ impl Simulation {
         let f = &mut self.flows[i];
         if f.end.is_none() {
             f.end = Some(self.now.max(f.start));
-            f.final_stats = Some(f.sender.stats().clone());
+            f.final_stats = Some(f.ep.counters());
         }
         f.active = false;
     }
@@ -277,11 +293,11 @@ impl Simulation {
                 return;
             }
             if f.nic_free_at > now {
-                nic_busy = f.sender.has_sendable();
+                nic_busy = f.ep.has_sendable();
                 break;
             }
-            let Some(tx) = f.sender.poll_transmit(now) else { break };
-            let wire = tx.len + TCP_HEADER_BYTES;
+            let Some(tx) = f.ep.poll_transmit(now) else { break };
+            let wire = tx.len + f.header_bytes;
             f.nic_free_at = now + f.access_rate.tx_time(wire);
             let p = DataPacket {
                 flow: i as u32,
@@ -292,6 +308,7 @@ impl Simulation {
                 enqueued: now,
                 ecn: if tx.ecn_capable { ECT0 } else { NOT_ECT },
                 retransmission: tx.is_retransmission,
+                hdr_rtt: tx.hdr_rtt.unwrap_or(Time::ZERO),
             };
             let (adm, departure) = self.link.arrive(now, p);
             if adm == Admission::Queued {
@@ -308,10 +325,10 @@ impl Simulation {
     fn arm_sender_timer(&mut self, i: usize, nic_busy: bool) {
         let now = self.now;
         let f = &mut self.flows[i];
-        let mut want = f.sender.next_timer();
+        let mut want = f.ep.next_timer();
         if nic_busy {
             want = Some(want.map_or(f.nic_free_at, |w| w.min(f.nic_free_at)));
-        } else if let Some(t) = f.sender.next_send_time(now) {
+        } else if let Some(t) = f.ep.next_send_time(now) {
             want = Some(want.map_or(t, |w| w.min(t)));
         }
         if let Some(t) = want {
@@ -326,7 +343,7 @@ impl Simulation {
 
     fn arm_receiver_timer(&mut self, i: usize) {
         let f = &mut self.flows[i];
-        if let Some(t) = f.receiver.next_timer() {
+        if let Some(t) = f.ep.receiver_next_timer() {
             if f.rx_timer_at.is_none_or(|at| t < at) {
                 f.rx_timer_gen = f.rx_timer_gen.wrapping_add(1);
                 f.rx_timer_at = Some(t);
@@ -353,11 +370,13 @@ impl Simulation {
 
     fn on_data_arrival(&mut self, i: usize) {
         let now = self.now;
+        let mut out = Vec::new();
         while let Some(p) = self.flows[i].data_pipe.pop_due(now) {
-            let ack = self.flows[i].receiver.on_segment(now, p.seq, p.sent, p.ecn == CE);
-            if let Some(ack) = ack {
-                self.send_ack(i, ack);
-            }
+            self.flows[i].arrivals += 1;
+            self.flows[i].ep.on_data(now, &p, &mut out);
+        }
+        for back in out {
+            self.send_back(i, back);
         }
         let f = &mut self.flows[i];
         if let Some(t) = f.data_pipe.head_time() {
@@ -367,30 +386,29 @@ impl Simulation {
         self.arm_receiver_timer(i);
     }
 
-    fn send_ack(&mut self, i: usize, ack: Ack) {
+    fn send_back(&mut self, i: usize, back: Back) {
         let f = &mut self.flows[i];
         let at = self.now + f.rev_delay;
-        if f.ack_pipe.push(at, ack) {
-            f.ack_gen = f.ack_gen.wrapping_add(1);
-            self.events.schedule(at, EventKind::AckArrival, i as u32, f.ack_gen);
+        if f.back_pipe.push(at, back) {
+            f.back_gen = f.back_gen.wrapping_add(1);
+            self.events.schedule(at, EventKind::AckArrival, i as u32, f.back_gen);
         }
     }
 
-    fn on_ack_arrival(&mut self, i: usize) {
+    fn on_back_arrival(&mut self, i: usize) {
         let now = self.now;
         {
             let f = &mut self.flows[i];
-            while let Some(ack) = f.ack_pipe.pop_due(now) {
-                let fb = f.sender.on_ack(now, &ack);
-                if let Some(r) = fb.rtt_sample {
+            while let Some(back) = f.back_pipe.pop_due(now) {
+                if let Some(r) = f.ep.on_back(now, &back) {
                     f.rtt_us.record(r.0 / 1_000);
                 }
             }
-            if let Some(t) = f.ack_pipe.head_time() {
-                f.ack_gen = f.ack_gen.wrapping_add(1);
-                self.events.schedule(t, EventKind::AckArrival, i as u32, f.ack_gen);
+            if let Some(t) = f.back_pipe.head_time() {
+                f.back_gen = f.back_gen.wrapping_add(1);
+                self.events.schedule(t, EventKind::AckArrival, i as u32, f.back_gen);
             }
-            if f.active && f.sender.is_complete() {
+            if f.active && f.ep.is_complete() {
                 f.completed_at = Some(now);
             }
         }
@@ -409,26 +427,25 @@ impl Simulation {
             if !f.started || (f.end.is_some_and(|e| e + Time::from_secs_f64(iv) < now)) {
                 continue;
             }
-            let st = f.sender.stats();
-            let snap = f.sender.snapshot();
-            let rtt = f.sender.rtt();
-            let mss = f.sender.config().mss as f64;
-            let delivered = st.bytes_delivered;
-            let sent = st.bytes_sent;
+            let c = f.ep.counters();
+            let smp = f.ep.sample();
+            let mss = f.ep.mss() as f64;
+            let delivered = c.bytes_delivered;
+            let sent = c.bytes_sent;
             series.flows.push(FlowSample {
                 time: now.as_secs_f64(),
                 flow: id as u32,
-                cwnd: snap.cwnd.map(|c| c as f64 / mss),
-                ssthresh: snap.ssthresh.filter(|&s| s < u64::MAX / 2).map(|s| s as f64 / mss),
-                inflight: f.sender.in_flight(),
-                sacked: f.sender.sacked_out(),
-                lost: f.sender.lost_out(),
-                retr: st.retransmits,
-                rtt_ms: rtt.latest.map(|t| t.as_millis_f64()),
-                rttvar_ms: rtt.rttvar.as_millis_f64(),
-                rto_ms: f.sender.rto().as_millis_f64(),
-                state: snap.state,
-                pacing_rate_mbps: snap.pacing_rate.map(|r| r.bits_per_sec() / 1e6),
+                cwnd: smp.cwnd.map(|c| c as f64 / mss),
+                ssthresh: smp.ssthresh.map(|s| s as f64 / mss),
+                inflight: smp.inflight,
+                sacked: smp.sacked,
+                lost: smp.lost,
+                retr: smp.retr,
+                rtt_ms: smp.rtt.map(|t| t.as_millis_f64()),
+                rttvar_ms: smp.rttvar.as_millis_f64(),
+                rto_ms: smp.rto.as_millis_f64(),
+                state: smp.state,
+                pacing_rate_mbps: smp.pacing_rate_bps.map(|r| r / 1e6),
                 throughput_mbps: (sent - f.last_sample_sent) as f64 * 8.0 / iv / 1e6,
                 goodput_mbps: (delivered - f.last_sample_delivered) as f64 * 8.0 / iv / 1e6,
                 delivered_bytes: delivered,
@@ -454,8 +471,8 @@ impl Simulation {
     pub fn accounting(&self) -> crate::results::Accounting {
         let s = &self.link.stats;
         crate::results::Accounting {
-            sent: self.flows.iter().map(|f| f.sender.stats().segments_sent).sum(),
-            delivered: self.flows.iter().map(|f| f.receiver.stats().segments_received).sum(),
+            sent: self.flows.iter().map(|f| f.ep.counters().segments_sent).sum(),
+            delivered: self.flows.iter().map(|f| f.arrivals).sum(),
             dropped: s.overflow_drops + s.random_drops + s.aqm_drops,
             in_network: self.link.packets_held() + self.flows.iter().map(|f| f.data_pipe.len() as u64).sum::<u64>(),
         }
@@ -465,14 +482,22 @@ impl Simulation {
         (&self.cfg, &self.link, &self.flows, self.events.processed(), self.series.as_ref(), self.fairness_window)
     }
 
-    /// Replaces flow `i`'s sender before the run, e.g. with one driving a user-defined
+    /// Replaces flow `i`'s TCP sender before the run, e.g. with one driving a user-defined
     /// controller (`Cc::Custom`).
     pub fn replace_sender(&mut self, i: usize, sender: SenderCore) {
-        self.flows[i].sender = sender;
+        if let Endpoint::Tcp { sender: s, .. } = &mut self.flows[i].ep {
+            *s = sender;
+        }
     }
 
-    /// The controller of flow `i` (for tests and tools that inspect state).
-    pub fn controller_name(&self, i: usize) -> &'static str {
-        self.flows[i].sender.controller().name()
+    /// Replaces flow `i`'s two ends before the run (a user-defined datagram transport).
+    pub fn replace_endpoint(&mut self, i: usize, ep: Endpoint, header_bytes: u64) {
+        self.flows[i].ep = ep;
+        self.flows[i].header_bytes = header_bytes;
+    }
+
+    /// The transport of flow `i` (for tests and tools that inspect state).
+    pub fn transport_name(&self, i: usize) -> &'static str {
+        self.flows[i].ep.name()
     }
 }

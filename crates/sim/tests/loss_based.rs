@@ -195,7 +195,7 @@ fn hystart_and_hystart_plus_plus_avoid_the_slow_start_overshoot() {
     let run = |hystart: bool, plus_plus: bool| {
         let cfg = cc::algorithms::cubic::CubicConfig { hystart, hystart_plus_plus: plus_plus, ..Default::default() };
         let mut f = flow("cubic", 100);
-        f.cc = CcConfig::Cubic(cfg);
+        f.transport = ::sim::Transport::Tcp(CcConfig::Cubic(cfg));
         let r = simulate(1, 20, link(40.0, QueueLimit::Bdp(4.0)), vec![f]);
         r.summary.flows[0].retransmits
     };

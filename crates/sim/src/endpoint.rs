@@ -1,0 +1,259 @@
+//! A flow's two ends, whatever the transport: TCP (the sender core driving a congestion
+//! controller, and the TCP receiver) or a datagram protocol (SABUL, UDT, TFRC, CBR) with its own
+//! sender and receiver state machines. The simulator talks to both through this one type.
+
+use crate::packet::DataPacket;
+use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival};
+use cc::transport::{Ack, Receiver, SenderCore};
+use cc::{Bytes, CongestionControl, Time};
+
+/// What travels back from receiver to sender.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Back {
+    Ack(Ack),
+    Ctrl(CtrlMsg),
+}
+
+/// A packet the sender puts on the wire.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Tx {
+    pub seq: u64,
+    pub len: Bytes,
+    pub is_retransmission: bool,
+    pub ecn_capable: bool,
+    /// A protocol header field carrying the sender's RTT (TFRC).
+    pub hdr_rtt: Option<Time>,
+}
+
+/// Counters every transport keeps, for summaries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlowCounters {
+    pub segments_sent: u64,
+    pub bytes_sent: Bytes,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    /// Loss recovery episodes (TCP) or congestion events (datagram rate control).
+    pub loss_episodes: u64,
+    /// Payload delivered, each byte once.
+    pub bytes_delivered: Bytes,
+}
+
+/// The state a time-series row shows (flowgrind's columns).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Bytes.
+    pub cwnd: Option<Bytes>,
+    pub ssthresh: Option<Bytes>,
+    pub inflight: u64,
+    pub sacked: u64,
+    pub lost: u64,
+    pub retr: u64,
+    pub rtt: Option<Time>,
+    pub rttvar: Time,
+    pub rto: Time,
+    pub state: &'static str,
+    pub pacing_rate_bps: Option<f64>,
+}
+
+pub enum Endpoint {
+    Tcp { sender: SenderCore, receiver: Receiver },
+    Datagram { sender: Box<dyn DatagramSender + Send>, receiver: Box<dyn DatagramReceiver + Send>, mss: Bytes },
+}
+
+impl Endpoint {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.controller().name(),
+            Endpoint::Datagram { sender, .. } => sender.name(),
+        }
+    }
+
+    pub fn mss(&self) -> Bytes {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.config().mss,
+            Endpoint::Datagram { mss, .. } => *mss,
+        }
+    }
+
+    #[inline]
+    pub fn poll_transmit(&mut self, now: Time) -> Option<Tx> {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.poll_transmit(now).map(|t| Tx {
+                seq: t.seq,
+                len: t.len,
+                is_retransmission: t.is_retransmission,
+                ecn_capable: t.ecn_capable,
+                hdr_rtt: None,
+            }),
+            Endpoint::Datagram { sender, .. } => sender.poll_transmit(now).map(|t| Tx {
+                seq: t.seq,
+                len: t.len,
+                is_retransmission: t.is_retransmission,
+                ecn_capable: t.ecn_capable,
+                hdr_rtt: t.sender_rtt,
+            }),
+        }
+    }
+
+    /// Whether a packet is waiting (for the access link): TCP knows exactly; a datagram
+    /// sender is asked again when the link frees.
+    pub fn has_sendable(&mut self) -> bool {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.has_sendable(),
+            Endpoint::Datagram { .. } => true,
+        }
+    }
+
+    pub fn next_timer(&self) -> Option<Time> {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.next_timer(),
+            Endpoint::Datagram { sender, .. } => sender.next_timer(),
+        }
+    }
+
+    pub fn next_send_time(&mut self, now: Time) -> Option<Time> {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.next_send_time(now),
+            Endpoint::Datagram { sender, .. } => sender.next_send_time(now),
+        }
+    }
+
+    pub fn on_timer(&mut self, now: Time) {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.on_timer(now),
+            Endpoint::Datagram { sender, .. } => sender.on_timer(now),
+        }
+    }
+
+    /// Feedback reached the sender; returns an RTT sample to record, if any.
+    pub fn on_back(&mut self, now: Time, back: &Back) -> Option<Time> {
+        match (self, back) {
+            (Endpoint::Tcp { sender, .. }, Back::Ack(ack)) => sender.on_ack(now, ack).rtt_sample,
+            (Endpoint::Datagram { sender, .. }, Back::Ctrl(msg)) => {
+                sender.on_control(now, msg);
+                match msg {
+                    CtrlMsg::Ack { .. } | CtrlMsg::TfrcReport { .. } => sender.rtt(),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A data packet reached the receiver; feedback to send goes into `out`.
+    pub fn on_data(&mut self, now: Time, p: &DataPacket, out: &mut Vec<Back>) {
+        match self {
+            Endpoint::Tcp { receiver, .. } => {
+                if let Some(ack) = receiver.on_segment(now, p.seq, p.sent, p.ecn == crate::packet::CE) {
+                    out.push(Back::Ack(ack));
+                }
+            }
+            Endpoint::Datagram { receiver, .. } => {
+                let arrival = DgArrival {
+                    seq: p.seq,
+                    len: p.len as Bytes,
+                    sent: p.sent,
+                    ce: p.ecn == crate::packet::CE,
+                    sender_rtt: (p.hdr_rtt > Time::ZERO).then_some(p.hdr_rtt),
+                };
+                let mut msgs = Vec::new();
+                receiver.on_data(now, &arrival, &mut msgs);
+                out.extend(msgs.into_iter().map(Back::Ctrl));
+            }
+        }
+    }
+
+    pub fn receiver_next_timer(&self) -> Option<Time> {
+        match self {
+            Endpoint::Tcp { receiver, .. } => receiver.next_timer(),
+            Endpoint::Datagram { receiver, .. } => receiver.next_timer(),
+        }
+    }
+
+    pub fn receiver_on_timer(&mut self, now: Time, out: &mut Vec<Back>) {
+        match self {
+            Endpoint::Tcp { receiver, .. } => {
+                if let Some(ack) = receiver.on_timer(now) {
+                    out.push(Back::Ack(ack));
+                }
+            }
+            Endpoint::Datagram { receiver, .. } => {
+                let mut msgs = Vec::new();
+                receiver.on_timer(now, &mut msgs);
+                out.extend(msgs.into_iter().map(Back::Ctrl));
+            }
+        }
+    }
+
+    pub fn counters(&self) -> FlowCounters {
+        match self {
+            Endpoint::Tcp { sender, .. } => {
+                let s = sender.stats();
+                FlowCounters {
+                    segments_sent: s.segments_sent,
+                    bytes_sent: s.bytes_sent,
+                    retransmits: s.retransmits,
+                    timeouts: s.timeouts,
+                    loss_episodes: s.loss_episodes,
+                    bytes_delivered: s.bytes_delivered,
+                }
+            }
+            Endpoint::Datagram { sender, receiver, mss } => {
+                let s = sender.stats();
+                FlowCounters {
+                    segments_sent: s.packets_sent,
+                    bytes_sent: s.bytes_sent,
+                    retransmits: s.retransmits,
+                    timeouts: s.timeouts,
+                    loss_episodes: s.congestion_events,
+                    bytes_delivered: receiver.packets_received() * *mss,
+                }
+            }
+        }
+    }
+
+    pub fn is_complete(&self) -> bool {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.is_complete(),
+            Endpoint::Datagram { sender, .. } => sender.is_complete(),
+        }
+    }
+
+    pub fn sample(&self) -> Sample {
+        match self {
+            Endpoint::Tcp { sender, .. } => {
+                let snap = sender.snapshot();
+                let rtt = sender.rtt();
+                Sample {
+                    cwnd: snap.cwnd,
+                    ssthresh: snap.ssthresh.filter(|&s| s < u64::MAX / 2),
+                    inflight: sender.in_flight(),
+                    sacked: sender.sacked_out(),
+                    lost: sender.lost_out(),
+                    retr: sender.stats().retransmits,
+                    rtt: rtt.latest,
+                    rttvar: rtt.rttvar,
+                    rto: sender.rto(),
+                    state: snap.state,
+                    pacing_rate_bps: snap.pacing_rate.map(|r| r.bits_per_sec()),
+                }
+            }
+            Endpoint::Datagram { sender, .. } => {
+                let snap = sender.snapshot();
+                Sample {
+                    cwnd: snap.cwnd,
+                    ssthresh: snap.ssthresh,
+                    inflight: 0,
+                    sacked: 0,
+                    lost: 0,
+                    retr: sender.stats().retransmits,
+                    rtt: sender.rtt(),
+                    rttvar: Time::ZERO,
+                    rto: Time::ZERO,
+                    state: snap.state,
+                    pacing_rate_bps: snap.pacing_rate.map(|r| r.bits_per_sec()),
+                }
+            }
+        }
+    }
+}
