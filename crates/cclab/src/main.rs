@@ -72,6 +72,10 @@ pub struct RunArgs {
     /// Queue discipline: droptail, red, codel, step.
     #[arg(long)]
     pub queue: Option<String>,
+    /// Bottleneck capacity from a Mahimahi trace file (one line per 1500-byte opportunity,
+    /// in ms; the trace repeats), e.g. traces/Verizon-LTE-short.down.
+    #[arg(long)]
+    pub trace_down: Option<String>,
     /// Send ECN-capable packets (DCTCP turns this on by itself).
     #[arg(long)]
     pub ecn: bool,

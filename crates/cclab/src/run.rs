@@ -22,6 +22,7 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     s.link.buffer = flag::<BufferArg>("buffer", &a.buffer)?;
     s.link.loss = flag::<PercentArg>("loss", &a.loss)?;
     s.link.queue = flag::<QueueArg>("queue", &a.queue)?;
+    s.link.trace = a.trace_down.clone();
     if let Some(n) = &a.netem {
         sim::Netem::parse(n).map_err(|e| UserError(format!("--netem: {e}")))?;
         s.link.netem = Some(n.clone());
@@ -112,7 +113,9 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| UserError(format!("{}: cannot read the scenario: {e}", path.display())))?;
-            Scenario::from_toml(&text, &path.display().to_string())?
+            let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
+            s.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));
+            s
         }
         None => Scenario::default(),
     };

@@ -37,7 +37,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use sim::netem::LossSpec;
 use sim::units::{parse_percent, parse_rate, parse_size, parse_time, PERCENT_FORMS, RATE_FORMS, SIZE_FORMS, TIME_FORMS};
-use sim::{FlowConfig, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig, Transport};
+use sim::{FlowConfig, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig, Trace, Transport};
 use std::fmt;
 
 /// Declares a string-valued unit type whose parse errors become serde errors.
@@ -219,6 +219,8 @@ pub struct LinkSpec {
     pub buffer: Option<BufferArg>,
     /// The queue discipline: droptail (default), red, codel, step.
     pub queue: Option<QueueArg>,
+    /// A Mahimahi trace file giving the capacity (relative to the scenario file).
+    pub trace: Option<String>,
     /// netem options for the bottleneck: `delay 100ms 10ms 25% loss 0.1%`.
     pub netem: Option<String>,
     /// Shorthand for `netem = "loss P"`.
@@ -299,6 +301,16 @@ impl Scenario {
         })
     }
 
+    /// Makes the relative paths in the scenario (trace files) relative to `dir`, the
+    /// directory of the scenario file.
+    pub fn rebase_paths(&mut self, dir: &std::path::Path) {
+        if let Some(t) = &mut self.link.trace {
+            if std::path::Path::new(t.as_str()).is_relative() {
+                *t = dir.join(&*t).display().to_string();
+            }
+        }
+    }
+
     /// `self` with everything `over` sets replacing what `self` says (flags over a file).
     pub fn overlay(mut self, over: &Scenario) -> Scenario {
         macro_rules! take {
@@ -315,6 +327,7 @@ impl Scenario {
         take!(self.link.rate, over.link.rate);
         take!(self.link.buffer, over.link.buffer);
         take!(self.link.queue, over.link.queue);
+        take!(self.link.trace, over.link.trace);
         take!(self.link.netem, over.link.netem);
         take!(self.link.loss, over.link.loss);
         take!(self.link.schedule, over.link.schedule);
@@ -386,6 +399,13 @@ impl Scenario {
             schedule,
             buffer: l.buffer.as_ref().map_or(QueueLimit::Bdp(1.0), |b| b.0),
             qdisc: l.queue.as_ref().map_or(QdiscConfig::DropTail, |q| q.0.clone()),
+            trace: match &l.trace {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path).map_err(|e| format!("link.trace: cannot read `{path}`: {e}"))?;
+                    Some(Trace::parse(path, &text).map_err(|e| format!("link.trace: {e}"))?)
+                }
+                None => None,
+            },
             netem,
         })
     }

@@ -155,6 +155,8 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
         (vec!["--cc", "reno", "--buffer", "lots"], vec!["--buffer", "1bdp"]),
         (vec!["--flows", "3"], vec!["--flows", "--cc"]),
         (vec!["--cc", "reno", "--queue", "wred"], vec!["--queue", "wred", "codel"]),
+        (vec!["--cc", "reno", "--trace-down", "/no/such.trace"], vec!["link.trace", "/no/such.trace"]),
+        (vec!["--cc", "reno", "--trace-down", "Cargo.toml"], vec!["link.trace", "Cargo.toml:1", "milliseconds"]),
         (vec!["/no/such/scenario.toml"], vec!["/no/such/scenario.toml"]),
     ];
     for (args, want) in cases {

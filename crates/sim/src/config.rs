@@ -2,6 +2,7 @@
 
 use crate::netem::Netem;
 use crate::qdisc::QdiscConfig;
+use crate::trace::Trace;
 use cc::transport::SenderConfig;
 use cc::datagram::DatagramConfig;
 use cc::{Bytes, CcConfig, Rate, Time};
@@ -25,6 +26,8 @@ pub struct LinkConfig {
     pub buffer: QueueLimit,
     /// The queue discipline under the buffer's hard limit.
     pub qdisc: QdiscConfig,
+    /// Capacity from a Mahimahi trace instead of `rate`/`schedule`.
+    pub trace: Option<Trace>,
     /// Loss on entry, delay and jitter on exit; `rate` and `limit` override the fields above.
     pub netem: Netem,
 }
@@ -36,6 +39,7 @@ impl Default for LinkConfig {
             schedule: Vec::new(),
             buffer: QueueLimit::Bdp(1.0),
             qdisc: QdiscConfig::DropTail,
+            trace: None,
             netem: Netem::default(),
         }
     }
@@ -134,8 +138,11 @@ impl SimConfig {
         self.flows[i].access_rate.unwrap_or_else(|| self.initial_rate().scale(DEFAULT_ACCESS_SPEEDUP))
     }
 
-    /// The bottleneck's rate at time zero.
+    /// The bottleneck's rate at time zero (a trace's mean rate).
     pub fn initial_rate(&self) -> Rate {
+        if let Some(t) = &self.link.trace {
+            return t.mean_rate();
+        }
         let base = self.link.netem.rate.unwrap_or(self.link.rate);
         self.link.schedule.iter().take_while(|(t, _)| *t == Time::ZERO).last().map_or(base, |&(_, r)| r)
     }
@@ -150,6 +157,9 @@ impl SimConfig {
         }
         if self.link.rate.bytes_per_sec() <= 0.0 {
             return Err("link.rate: must be positive".into());
+        }
+        if self.link.trace.is_some() && (!self.link.schedule.is_empty() || self.link.netem.rate.is_some()) {
+            return Err("link.trace: a trace sets the capacity; drop link.schedule and netem's rate".into());
         }
         if self.link.schedule.windows(2).any(|w| w[0].0 > w[1].0) {
             return Err("link.schedule: steps must be sorted by time".into());

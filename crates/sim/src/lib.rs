@@ -21,6 +21,7 @@ pub mod qdisc;
 pub mod results;
 pub mod sim;
 pub mod stats;
+pub mod trace;
 pub mod units;
 
 pub use config::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Transport};
@@ -29,6 +30,7 @@ pub use qdisc::QdiscConfig;
 pub use results::{FlowSummary, LinkSummary, RunResult, Summary, TimeSeries};
 pub use sim::Simulation;
 pub use stats::jain_index;
+pub use trace::Trace;
 
 /// Runs a configuration to the end.
 pub fn run(cfg: SimConfig) -> Result<RunResult, String> {

@@ -6,6 +6,7 @@ use crate::impair::{DelayProcess, LossProcess};
 use crate::packet::{DataPacket, CE, NOT_ECT};
 use crate::qdisc::{Qdisc, Verdict};
 use crate::stats::Histogram;
+use crate::trace::{Trace, TraceCursor, OPPORTUNITY_BYTES};
 use cc::{Bytes, Rate, Time};
 use std::collections::VecDeque;
 
@@ -56,6 +57,8 @@ pub struct Bottleneck {
     limit_bytes: Bytes,
     rate: Rate,
     in_service: Option<DataPacket>,
+    /// Delivery opportunities from a Mahimahi trace, instead of a constant rate.
+    trace: Option<TraceCursor>,
     qdisc: Qdisc,
     loss: LossProcess,
     pub delay: DelayProcess,
@@ -82,6 +85,7 @@ impl Bottleneck {
             limit_bytes,
             rate,
             in_service: None,
+            trace: None,
             qdisc,
             loss,
             delay,
@@ -184,7 +188,10 @@ impl Bottleneck {
             }
             self.stats.queue_delay_us.record(sojourn.0 / 1_000);
             self.in_service = Some(p);
-            return Some(now + self.rate.tx_time(p.wire as Bytes));
+            return Some(match &mut self.trace {
+                Some(cursor) => cursor.take(now),
+                None => now + self.rate.tx_time(p.wire as Bytes),
+            });
         }
         self.qdisc.on_idle(now);
         None
@@ -200,9 +207,29 @@ impl Bottleneck {
         (p, next)
     }
 
+    /// Drives the link from a trace's delivery opportunities.
+    pub fn use_trace(&mut self, trace: Trace) {
+        self.rate = trace.mean_rate();
+        self.trace = Some(TraceCursor::new(trace));
+    }
+
+    /// Bytes the link could carry in `[from, to)`.
+    pub fn capacity_between(&self, from: Time, to: Time) -> f64 {
+        match &self.trace {
+            Some(c) => {
+                let t = c.trace();
+                (t.opportunities_before(to) - t.opportunities_before(from)) as f64 * OPPORTUNITY_BYTES as f64
+            }
+            None => self.rate.bytes_in(to - from),
+        }
+    }
+
     /// Closes the time integrals at the end of the run.
     pub fn finish(&mut self, now: Time) {
         self.account_queue(now);
         self.account_capacity(now);
+        if let Some(c) = &self.trace {
+            self.stats.capacity_bytes = c.trace().opportunities_before(now) as f64 * OPPORTUNITY_BYTES as f64;
+        }
     }
 }

@@ -88,6 +88,10 @@ impl Simulation {
             LossProcess::new(netem.loss, component_rng(cfg.seed, RNG_LINK_LOSS)),
             DelayProcess::new(netem, component_rng(cfg.seed, RNG_LINK_DELAY)),
         );
+        let mut link = link;
+        if let Some(t) = &cfg.link.trace {
+            link.use_trace(t.clone());
+        }
         let reordering = link.delay.has_jitter();
         let mut events = EventQueue::default();
         let flows = cfg
@@ -455,14 +459,15 @@ impl Simulation {
         }
         let fwd = self.link.stats.forwarded_wire_bytes;
         let rate = self.link.rate();
+        let capacity = self.link.capacity_between(now - Time::from_secs_f64(iv), now);
         series.link.push(LinkSample {
             time: now.as_secs_f64(),
-            rate_mbps: rate.bits_per_sec() / 1e6,
+            rate_mbps: capacity * 8.0 / iv / 1e6,
             queue_packets: self.link.queue_packets(),
             queue_bytes: self.link.queue_bytes(),
             queue_delay_ms: rate.tx_time(self.link.queue_bytes()).as_millis_f64(),
             drops: self.link.stats.overflow_drops + self.link.stats.random_drops + self.link.stats.aqm_drops,
-            utilization: ((fwd - self.last_link_sample_forwarded) as f64 / rate.bytes_in(Time::from_secs_f64(iv))).min(1.0),
+            utilization: ((fwd - self.last_link_sample_forwarded) as f64 / capacity.max(1.0)).min(1.0),
         });
         self.last_link_sample_forwarded = fwd;
     }
