@@ -164,7 +164,7 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    pub(crate) fn collect(sim: Simulation) -> RunResult {
+    pub(crate) fn collect(sim: &Simulation) -> RunResult {
         let (cfg, link, flows, events, series, (ws, we)) = sim.parts();
         let flow_summaries: Vec<FlowSummary> = flows
             .iter()

@@ -15,6 +15,7 @@ use crate::pipe::Pipe;
 use crate::qdisc::{LinkFacts, Qdisc};
 use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
+use crate::tap::{FlowInfo, Tap};
 use cc::rng::component_rng;
 use cc::transport::{Receiver, ReceiverConfig, SenderCore};
 use cc::{Rate, Time};
@@ -67,6 +68,7 @@ pub struct Simulation {
     series: Option<TimeSeries>,
     last_link_sample_forwarded: u64,
     fairness_window: (Time, Time),
+    tap: Option<Box<dyn Tap>>,
 }
 
 impl Simulation {
@@ -170,6 +172,7 @@ impl Simulation {
             series,
             last_link_sample_forwarded: 0,
             fairness_window,
+            tap: None,
             cfg,
         })
     }
@@ -184,7 +187,20 @@ impl Simulation {
 
     /// Runs to the end. `progress` is called now and then with the fraction of simulated
     /// time done.
-    pub fn run(mut self, mut progress: impl FnMut(f64)) -> RunResult {
+    /// Runs to the end with a tap that sees every packet; returns the tap with the result.
+    pub fn run_with_tap(mut self, tap: Box<dyn Tap>, progress: impl FnMut(f64)) -> (RunResult, Box<dyn Tap>) {
+        self.tap = Some(tap);
+        let result = self.run_to_end(progress);
+        (result, self.tap.take().expect("the tap stays set during the run"))
+    }
+
+    /// Runs to the end. `progress` is called now and then with the fraction of simulated
+    /// time done.
+    pub fn run(mut self, progress: impl FnMut(f64)) -> RunResult {
+        self.run_to_end(progress)
+    }
+
+    fn run_to_end(&mut self, mut progress: impl FnMut(f64)) -> RunResult {
         let end = self.cfg.duration;
         let mut next_progress = 0u64;
         let (ws, we) = self.fairness_window;
@@ -241,6 +257,18 @@ impl Simulation {
                     }
                 }
                 EventKind::FlowStart => {
+                    if let Some(tap) = &mut self.tap {
+                        let f = &self.flows[i];
+                        let tcp_cfg = &self.cfg.flows[i].sender;
+                        let info = FlowInfo {
+                            tcp: matches!(f.ep, Endpoint::Tcp { .. }),
+                            mss: f.ep.mss(),
+                            sack: tcp_cfg.sack,
+                            ecn: tcp_cfg.ecn,
+                            header_bytes: f.header_bytes,
+                        };
+                        tap.flow_started(self.now, i as u32, &info);
+                    }
                     let f = &mut self.flows[i];
                     f.started = true;
                     f.active = true;
@@ -314,6 +342,9 @@ impl Simulation {
                 retransmission: tx.is_retransmission,
                 hdr_rtt: tx.hdr_rtt.unwrap_or(Time::ZERO),
             };
+            if let Some(tap) = &mut self.tap {
+                tap.data_sent(now, &p);
+            }
             let (adm, departure) = self.link.arrive(now, p);
             if adm == Admission::Queued {
                 if let Some(t) = departure {
@@ -404,6 +435,9 @@ impl Simulation {
         {
             let f = &mut self.flows[i];
             while let Some(back) = f.back_pipe.pop_due(now) {
+                if let Some(tap) = &mut self.tap {
+                    tap.feedback_received(now, i as u32, &back);
+                }
                 if let Some(r) = f.ep.on_back(now, &back) {
                     f.rtt_us.record(r.0 / 1_000);
                 }

@@ -1,0 +1,25 @@
+//! A tap on every packet, as `tcpdump` on the sender would see it: data packets as they leave
+//! the sender (whatever then happens to them at the bottleneck) and feedback as it arrives.
+//! `cclab --pcap` writes a capture file from it; nothing is recorded unless a tap is set.
+
+use crate::endpoint::Back;
+use crate::packet::DataPacket;
+use cc::{Bytes, Time};
+
+/// What a tap needs to know about a flow when it starts.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct FlowInfo {
+    /// TCP (else a datagram protocol over UDP).
+    pub tcp: bool,
+    pub mss: Bytes,
+    pub sack: bool,
+    pub ecn: bool,
+    /// Header bytes each packet carries on the wire.
+    pub header_bytes: Bytes,
+}
+
+pub trait Tap {
+    fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo);
+    fn data_sent(&mut self, now: Time, packet: &DataPacket);
+    fn feedback_received(&mut self, now: Time, flow: u32, back: &Back);
+}
