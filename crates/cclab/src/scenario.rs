@@ -225,6 +225,11 @@ pub struct LinkSpec {
     pub netem: Option<String>,
     /// Shorthand for `netem = "loss P"`.
     pub loss: Option<PercentArg>,
+    /// netem delay/jitter/loss on the return path (ACKs), as netem on the receiver's egress.
+    pub netem_reverse: Option<String>,
+    /// Random ACK processing delay at senders, uniform up to this (default: one packet's
+    /// time at the bottleneck; "0s" for none).
+    pub host_jitter: Option<TimeArg>,
     pub schedule: Option<Vec<ScheduleStep>>,
 }
 
@@ -301,6 +306,65 @@ impl Scenario {
         })
     }
 
+    /// The scenario file that resolves to `cfg` (experiments write it next to each run's
+    /// results, so that `cclab run scenario.toml` repeats the run).
+    pub fn from_config(cfg: &SimConfig) -> Scenario {
+        let time = |t: Time| {
+            let s = if t.0 % 1_000_000 == 0 { format!("{}ms", t.0 / 1_000_000) } else { format!("{}ns", t.0) };
+            TimeArg(t, s)
+        };
+        let rate = |r: Rate| RateArg(r, format!("{}bit", r.bits_per_sec()));
+        let buffer = match cfg.link.buffer {
+            QueueLimit::Packets(p) => format!("{p}pkts"),
+            QueueLimit::Bytes(b) => format!("{b}B"),
+            QueueLimit::Bdp(k) => format!("{k}bdp"),
+        };
+        let netem = cfg.link.netem.to_string();
+        let netem_reverse = cfg.link.reverse_netem.to_string();
+        let flows = cfg
+            .flows
+            .iter()
+            .map(|f| FlowSpec {
+                cc: Some(CcArg(f.transport.clone())),
+                count: None,
+                rtt: Some(time(f.rtt)),
+                start: (f.start > Time::ZERO).then(|| time(f.start)),
+                stop: f.stop.map(time),
+                size: f.sender.data_limit.map(|b| SizeArg(b, format!("{b}B"))),
+                mss: Some(f.sender.mss),
+                sack: Some(f.sender.sack),
+                delayed_ack: Some(f.delayed_ack),
+                initial_window: Some(f.sender.initial_window),
+                rwnd: Some(SizeArg(f.sender.rwnd, format!("{}B", f.sender.rwnd))),
+                min_rto: Some(time(f.sender.min_rto)),
+                pacing: Some(f.sender.pace_window),
+                ecn: Some(f.sender.ecn),
+                access_rate: f.access_rate.map(rate),
+            })
+            .collect();
+        Scenario {
+            name: None,
+            seed: Some(cfg.seed),
+            duration: Some(time(cfg.duration)),
+            interval: cfg.sample_interval.map(time),
+            link: LinkSpec {
+                rate: Some(rate(cfg.link.rate)),
+                buffer: Some(BufferArg(cfg.link.buffer, buffer)),
+                queue: Some(QueueArg(cfg.link.qdisc.clone())),
+                trace: cfg.link.trace.as_ref().map(|t| t.name.clone()),
+                netem: (!netem.is_empty()).then_some(netem),
+                netem_reverse: (!netem_reverse.is_empty()).then_some(netem_reverse),
+                host_jitter: cfg.link.host_jitter.map(time),
+                loss: None,
+                schedule: (!cfg.link.schedule.is_empty()).then(|| {
+                    cfg.link.schedule.iter().map(|&(at, r)| ScheduleStep { at: Some(time(at)), rate: Some(rate(r)) }).collect()
+                }),
+            },
+            defaults: FlowSpec::default(),
+            flows: Some(flows),
+        }
+    }
+
     /// Makes the relative paths in the scenario (trace files) relative to `dir`, the
     /// directory of the scenario file.
     pub fn rebase_paths(&mut self, dir: &std::path::Path) {
@@ -330,6 +394,8 @@ impl Scenario {
         take!(self.link.trace, over.link.trace);
         take!(self.link.netem, over.link.netem);
         take!(self.link.loss, over.link.loss);
+        take!(self.link.netem_reverse, over.link.netem_reverse);
+        take!(self.link.host_jitter, over.link.host_jitter);
         take!(self.link.schedule, over.link.schedule);
         self.defaults = over.defaults.or(&self.defaults);
         take!(self.flows, over.flows);
@@ -398,6 +464,11 @@ impl Scenario {
             rate: l.rate.as_ref().map_or_else(|| parse_rate(DEFAULT_RATE).unwrap(), |r| r.0),
             schedule,
             buffer: l.buffer.as_ref().map_or(QueueLimit::Bdp(1.0), |b| b.0),
+            host_jitter: l.host_jitter.as_ref().map(|t| t.0),
+            reverse_netem: match &l.netem_reverse {
+                Some(s) => Netem::parse(s).map_err(|e| format!("link.netem_reverse: {e}"))?,
+                None => Netem::default(),
+            },
             qdisc: l.queue.as_ref().map_or(QdiscConfig::DropTail, |q| q.0.clone()),
             trace: match &l.trace {
                 Some(path) => {
@@ -532,6 +603,19 @@ sack = false
         assert!(e.contains("beta"), "{e}");
         assert!(err("[[flows]]\ncc = \"reno\"\nstart = \"10s\"\nstop = \"5s\"\n").contains("flows[0].stop"));
         assert!(err("duration = 60\n").contains("expected a time"));
+    }
+
+    #[test]
+    fn a_config_written_back_as_a_scenario_resolves_to_itself() {
+        let s = Scenario::from_toml(
+            "seed = 3\nduration = \"12s\"\n[link]\nrate = \"25mbit\"\nbuffer = \"0.5bdp\"\nqueue = \"codel\"\nnetem = \"delay 10ms 2ms 25% loss 0.5%\"\nschedule = [{ at = \"5s\", rate = \"5mbit\" }]\n[[flows]]\ncc = { algorithm = \"cubic\", beta = 0.8 }\nrtt = \"70ms\"\nstart = \"1s\"\nsize = \"3MB\"\nsack = false\n[[flows]]\ncc = \"bbr\"\n",
+            "s.toml",
+        )
+        .unwrap();
+        let cfg = s.resolve().unwrap();
+        let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
+        let again = Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap();
+        assert_eq!(again, cfg, "{text}");
     }
 
     #[test]

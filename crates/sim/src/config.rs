@@ -30,6 +30,15 @@ pub struct LinkConfig {
     pub trace: Option<Trace>,
     /// Loss on entry, delay and jitter on exit; `rate` and `limit` override the fields above.
     pub netem: Netem,
+    /// Impairments on the return path (ACKs and control messages): netem's delay, jitter and
+    /// loss, as when `tc ... netem` sits on the receiver's interface.
+    pub reverse_netem: Netem,
+    /// Senders process each ACK after a random delay, uniform on `[0, host_jitter]`
+    /// (`None`: one packet's transmission time at the bottleneck). Floyd & Jacobson ("On
+    /// traffic phase effects in packet-switched gateways", 1992) showed that without such
+    /// randomness a deterministic simulation of drop-tail queues lets some flows dodge every
+    /// drop by their phase alone. `Some(0)` turns it off.
+    pub host_jitter: Option<Time>,
 }
 
 impl Default for LinkConfig {
@@ -41,6 +50,8 @@ impl Default for LinkConfig {
             qdisc: QdiscConfig::DropTail,
             trace: None,
             netem: Netem::default(),
+            reverse_netem: Netem::default(),
+            host_jitter: None,
         }
     }
 }
@@ -130,7 +141,7 @@ impl SimConfig {
 
     /// The longest base RTT among the flows (plus netem delay): the RTT a BDP refers to.
     pub fn reference_rtt(&self) -> Time {
-        self.flows.iter().map(|f| f.rtt).max().unwrap_or(Time::ZERO) + self.link.netem.delay
+        self.flows.iter().map(|f| f.rtt).max().unwrap_or(Time::ZERO) + self.link.netem.delay + self.link.reverse_netem.delay
     }
 
     /// Sender access-link rate of flow `i` (explicit, or 10x the bottleneck).
@@ -157,6 +168,9 @@ impl SimConfig {
         }
         if self.link.rate.bytes_per_sec() <= 0.0 {
             return Err("link.rate: must be positive".into());
+        }
+        if self.link.reverse_netem.rate.is_some() || self.link.reverse_netem.limit.is_some() {
+            return Err("link.netem_reverse: the return path is uncongested; allowed: delay, distribution, loss".into());
         }
         if self.link.trace.is_some() && (!self.link.schedule.is_empty() || self.link.netem.rate.is_some()) {
             return Err("link.trace: a trace sets the capacity; drop link.schedule and netem's rate".into());

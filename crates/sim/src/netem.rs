@@ -69,6 +69,59 @@ pub struct Netem {
 
 const SUPPORTED: &str = "delay, distribution, loss (random, gemodel), rate, limit";
 
+/// `t` in the units netem strings use (ms, or us/ns when not whole).
+fn fmt_time(t: Time) -> String {
+    if t.0 % 1_000_000 == 0 {
+        format!("{}ms", t.0 / 1_000_000)
+    } else if t.0 % 1_000 == 0 {
+        format!("{}us", t.0 / 1_000)
+    } else {
+        format!("{}ns", t.0)
+    }
+}
+
+fn pct(p: f64) -> String {
+    format!("{}%", p * 100.0)
+}
+
+/// The netem string that parses back to this value.
+impl std::fmt::Display for Netem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut words: Vec<String> = Vec::new();
+        if self.delay > Time::ZERO || self.jitter > Time::ZERO {
+            words.push(format!("delay {}", fmt_time(self.delay)));
+            if self.jitter > Time::ZERO {
+                words.push(fmt_time(self.jitter));
+                if self.delay_correlation > 0.0 {
+                    words.push(pct(self.delay_correlation));
+                }
+                if self.distribution == DelayDistribution::Normal {
+                    words.push("distribution normal".into());
+                }
+            }
+        }
+        match self.loss {
+            LossSpec::None => {}
+            LossSpec::Random { p, correlation } => {
+                words.push(format!("loss {}", pct(p)));
+                if correlation > 0.0 {
+                    words.push(pct(correlation));
+                }
+            }
+            LossSpec::GilbertElliott { p, r, one_minus_h, one_minus_k } => {
+                words.push(format!("loss gemodel {} {} {} {}", pct(p), pct(r), pct(one_minus_h), pct(one_minus_k)));
+            }
+        }
+        if let Some(r) = self.rate {
+            words.push(format!("rate {}bit", r.bits_per_sec()));
+        }
+        if let Some(l) = self.limit {
+            words.push(format!("limit {l}"));
+        }
+        write!(f, "{}", words.join(" "))
+    }
+}
+
 impl Netem {
     /// Parses a netem option string. Errors name the offending word and what is allowed.
     pub fn parse(s: &str) -> Result<Netem, String> {
@@ -196,6 +249,14 @@ mod tests {
         assert_eq!(n.limit, Some(100));
         assert_eq!(n.loss, LossSpec::Random { p: 0.01, correlation: 0.25 });
         assert_eq!(n.distribution, DelayDistribution::Normal);
+    }
+
+    #[test]
+    fn display_parses_back_to_the_same_value() {
+        for s in ["delay 100ms 10ms 25% loss 0.1%", "loss gemodel 1% 10% 70% 0.1%", "delay 5ms 1ms distribution normal rate 10mbit limit 50", ""] {
+            let n = Netem::parse(s).unwrap();
+            assert_eq!(Netem::parse(&n.to_string()).unwrap(), n, "{s} -> {n}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::qdisc::{LinkFacts, Qdisc};
 use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
 use crate::tap::{FlowInfo, Tap};
-use cc::rng::component_rng;
+use cc::rng::{component_rng, Rng};
 use cc::transport::{Receiver, ReceiverConfig, SenderCore};
 use cc::{Rate, Time};
 
@@ -24,6 +24,9 @@ use cc::{Rate, Time};
 const RNG_LINK_LOSS: u64 = 1 << 32;
 const RNG_LINK_DELAY: u64 = (1 << 32) + 1;
 const RNG_LINK_AQM: u64 = (1 << 32) + 2;
+const RNG_REVERSE_LOSS: u64 = (1 << 32) + 3;
+const RNG_REVERSE_DELAY: u64 = (1 << 32) + 4;
+const RNG_HOST_JITTER: u64 = (1 << 32) + 5;
 
 pub(crate) struct Flow {
     pub ep: Endpoint,
@@ -69,6 +72,12 @@ pub struct Simulation {
     last_link_sample_forwarded: u64,
     fairness_window: (Time, Time),
     tap: Option<Box<dyn Tap>>,
+    /// The return path's netem impairments (shared by every flow, as one qdisc would be).
+    reverse_loss: LossProcess,
+    reverse_delay: DelayProcess,
+    /// Per-flow ACK processing jitter (Floyd & Jacobson's random overhead).
+    host_jitter: Time,
+    jitter_rng: cc::CcRng,
 }
 
 impl Simulation {
@@ -130,7 +139,7 @@ impl Simulation {
                     rev_delay: f.rtt - half,
                     data_pipe: Pipe::new(reordering),
                     data_gen: 0,
-                    back_pipe: Pipe::new(false),
+                    back_pipe: Pipe::new(cfg.link.reverse_netem.jitter > Time::ZERO),
                     back_gen: 0,
                     arrivals: 0,
                     timer_gen: 0,
@@ -173,6 +182,10 @@ impl Simulation {
             last_link_sample_forwarded: 0,
             fairness_window,
             tap: None,
+            reverse_loss: LossProcess::new(cfg.link.reverse_netem.loss, component_rng(cfg.seed, RNG_REVERSE_LOSS)),
+            reverse_delay: DelayProcess::new(&cfg.link.reverse_netem, component_rng(cfg.seed, RNG_REVERSE_DELAY)),
+            host_jitter: cfg.link.host_jitter.unwrap_or_else(|| cfg.initial_rate().tx_time(1500)),
+            jitter_rng: component_rng(cfg.seed, RNG_HOST_JITTER),
             cfg,
         })
     }
@@ -270,6 +283,11 @@ impl Simulation {
                         tap.flow_started(self.now, i as u32, &info);
                     }
                     let f = &mut self.flows[i];
+                    // The SYN exchange is not simulated; its RTT sample (the path's base RTT)
+                    // seeds the sender's estimator as it would.
+                    if let Endpoint::Tcp { sender, .. } = &mut f.ep {
+                        sender.on_handshake(self.cfg.flows[i].rtt + self.cfg.link.netem.delay + self.cfg.link.reverse_netem.delay);
+                    }
                     f.started = true;
                     f.active = true;
                     self.try_send(i);
@@ -422,8 +440,15 @@ impl Simulation {
     }
 
     fn send_back(&mut self, i: usize, back: Back) {
+        if self.reverse_loss.lose() {
+            return;
+        }
+        let mut extra = self.reverse_delay.sample();
+        if self.host_jitter > Time::ZERO {
+            extra += Time(self.jitter_rng.random_range(0..=self.host_jitter.0));
+        }
         let f = &mut self.flows[i];
-        let at = self.now + f.rev_delay;
+        let at = self.now + f.rev_delay + extra;
         if f.back_pipe.push(at, back) {
             f.back_gen = f.back_gen.wrapping_add(1);
             self.events.schedule(at, EventKind::AckArrival, i as u32, f.back_gen);

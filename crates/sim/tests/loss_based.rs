@@ -162,16 +162,15 @@ fn dctcp_holds_the_queue_near_k_with_full_utilisation() {
 }
 
 /// AIMD converges to fairness (Chiu & Jain 1989): five flows of the same loss-based algorithm,
-/// started 2 s apart, share the link (Jain ≥ 0.9 over the second half of 240 s; CUBIC backs off
-/// by only 30 % per loss, so convergence takes longer than Reno's). Left out on purpose:
-/// Scalable, which is MIMD and keeps the ratio of the windows; and BIC, whose binary-search
-/// increase `(W_max − cwnd)/B` is proportional to each flow's own window, so under drop-tail's
-/// synchronised losses it too preserves ratios and only fast convergence evens them out
-/// (measured: Jain 0.84 after 240 s here).
+/// started 2 s apart, share the link (Jain ≥ 0.9 over the second half of 480 s). BIC and CUBIC
+/// back off by only 20-30 % per loss and grow towards each flow's own W_max, so from a start
+/// where the first flow holds most of the link they need minutes, not seconds (measured here:
+/// CUBIC 0.75 after 240 s, 0.99 after 480 s). Scalable is MIMD, which keeps the ratio of the
+/// windows, and is left out on purpose.
 #[test]
 fn five_flows_of_each_loss_based_aimd_algorithm_converge_to_fairness() {
-    for cc in ["reno", "newreno", "highspeed", "cubic", "htcp", "hybla", "westwood"] {
-        let secs = 240;
+    for cc in ["reno", "newreno", "highspeed", "bic", "cubic", "htcp", "hybla", "westwood"] {
+        let secs = 480;
         let flows = (0..5)
             .map(|k| {
                 let mut f = flow(cc, 100);

@@ -247,6 +247,13 @@ impl SenderCore {
         }
     }
 
+    /// The three-way handshake's RTT sample: a connection starts sending data with an RTT
+    /// estimate (RFC 6298 §2.2 takes the first sample from the SYN exchange), so a path whose RTT
+    /// exceeds the 1 s initial RTO does not start with a spurious timeout.
+    pub fn on_handshake(&mut self, rtt: Time) {
+        self.rtt.on_sample(rtt);
+    }
+
     /// Record controller events (state changes) for traces.
     pub fn enable_events(&mut self) {
         self.events = EventLog::enabled();
