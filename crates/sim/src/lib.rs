@@ -19,6 +19,7 @@ pub mod packet;
 pub mod pipe;
 pub mod qdisc;
 pub mod results;
+pub mod scan;
 pub mod sim;
 pub mod stats;
 pub mod tap;

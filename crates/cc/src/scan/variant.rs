@@ -1,0 +1,184 @@
+//! The three generations of nmap's probe-window control, selectable by name (spec §0, §2.4, §6).
+//!
+//! | | `unscaled` (before 2007-09) | `scaled-2007` (`eddc2b083`, the seed's) | `scaled` (nmap today) |
+//! |---|---|---|---|
+//! | group increment scale *s* | 1 | min(probes_sent / probes_replied_to, 50) | min(expected / received, 50) |
+//! | host increment scale | 1 | 1 | min(expected / received, 50) (`0f396a5b3`, `12a4288aa`) |
+//! | slow start (group / host) | `cwnd ≤ ssthresh`, uncapped | `cwnd < ssthresh` capped at ssthresh / `≤`, uncapped | `<`, capped / `<`, capped |
+//! | initial ssthresh, `ca_incr` | 50, 1 | 75, by template | 75, by template |
+//! | reply to a retransmission | drop | drop | drop, then ack (`637ba35a2`) |
+//! | ICMP unreachable from a router | host down, no timing (`302547375`) | host down, timed (drop at try > 0) | ignored (`9ac591f9d`) |
+//! | error reply at try > 0 | timed | timed | not timed (`90ba6b97d`) |
+//! | `pingtime` | 5 s | 5 s | 1.25 s (`94e7a9cd4`) |
+//!
+//! Two entries are inferences, not read from the historical code: the pre-2007 group slow start
+//! test `cwnd ≤ ssthresh` comes from the ultra_scan code before `eddc2b083` (as it is stored in
+//! public mirrors); `eddc2b083` must have made the group test strict when it added the cap, or
+//! the capped window would stay at ssthresh for ever. Drop divisors are the spec's (today's) for
+//! every variant.
+
+use super::perf::{ScanPerformanceVars, TimingTemplate};
+use crate::units::Time;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Variant {
+    /// nmap before 2007-09-18: RFC 2581 increments, ICMP unreachables from routers never timed.
+    #[serde(rename = "unscaled")]
+    Unscaled,
+    /// `eddc2b083` (2007-09-18), the wiki's "scaled": group increments × min(sent/replied, 50).
+    #[serde(rename = "scaled-2007")]
+    Scaled2007,
+    /// nmap today (since `12a4288aa`, 2008-12): expected/received per group and per host.
+    #[serde(rename = "scaled")]
+    Scaled,
+}
+
+pub const VARIANT_FORMS: &str = "unscaled, scaled-2007 or scaled";
+
+/// Where an increment's scale comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScaleRule {
+    /// RFC 2581: no scaling.
+    One,
+    /// The 2007 group scale: `GroupScanStats::cc_scale() = min(probes_sent / probes_replied_to, 50)`.
+    SentOverReplied,
+    /// Today's `ultra_timing_vals::cc_scale`: `min(num_replies_expected / num_replies_received, 50)`.
+    ExpectedOverReceived,
+}
+
+/// The slow-start test and cap.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SlowStart {
+    /// `cwnd ≤ ssthresh` grows by the slow-start increment, with no cap (before 2007-09).
+    Uncapped,
+    /// `cwnd < ssthresh` grows by the slow-start increment, capped at ssthresh.
+    Capped,
+}
+
+/// What an ICMP destination unreachable from an address other than the target does in host
+/// discovery.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnreachableRule {
+    /// The host is marked down; the reply never adjusts timing (`302547375`, August 2007).
+    DownUntimed,
+    /// The host is marked down and the reply adjusts timing like any other: an ack at try 0, a
+    /// drop at try > 0 (`eddc2b083`).
+    DownTimed,
+    /// `HOST_UNKNOWN`: the reply is ignored entirely; the probe stays outstanding (`9ac591f9d`).
+    Ignored,
+}
+
+/// The rules one variant follows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VariantRules {
+    pub group_scale: ScaleRule,
+    pub host_scale: ScaleRule,
+    pub group_slow_start: SlowStart,
+    pub host_slow_start: SlowStart,
+    /// A reply to a retransmission is a drop and then also an ack (since 2011).
+    pub ack_after_drop: bool,
+    pub unreachable: UnreachableRule,
+    /// A reply that does not mark the host up, to a try > 0, adjusts no timing (since 2009).
+    pub error_retry_untimed: bool,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::Unscaled, Variant::Scaled2007, Variant::Scaled];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Unscaled => "unscaled",
+            Variant::Scaled2007 => "scaled-2007",
+            Variant::Scaled => "scaled",
+        }
+    }
+
+    pub fn rules(self) -> VariantRules {
+        match self {
+            Variant::Unscaled => VariantRules {
+                group_scale: ScaleRule::One,
+                host_scale: ScaleRule::One,
+                group_slow_start: SlowStart::Uncapped,
+                host_slow_start: SlowStart::Uncapped,
+                ack_after_drop: false,
+                unreachable: UnreachableRule::DownUntimed,
+                error_retry_untimed: false,
+            },
+            Variant::Scaled2007 => VariantRules {
+                group_scale: ScaleRule::SentOverReplied,
+                host_scale: ScaleRule::One,
+                group_slow_start: SlowStart::Capped,
+                host_slow_start: SlowStart::Uncapped,
+                ack_after_drop: false,
+                unreachable: UnreachableRule::DownTimed,
+                error_retry_untimed: false,
+            },
+            Variant::Scaled => VariantRules {
+                group_scale: ScaleRule::ExpectedOverReceived,
+                host_scale: ScaleRule::ExpectedOverReceived,
+                group_slow_start: SlowStart::Capped,
+                host_slow_start: SlowStart::Capped,
+                ack_after_drop: true,
+                unreachable: UnreachableRule::Ignored,
+                error_retry_untimed: true,
+            },
+        }
+    }
+
+    /// The constants this variant ran with at a timing template.
+    pub fn perf(self, template: TimingTemplate) -> ScanPerformanceVars {
+        let mut p = ScanPerformanceVars::new(template);
+        match self {
+            Variant::Unscaled => {
+                p.initial_ssthresh = 50;
+                p.ca_incr = 1.0;
+                p.pingtime = Time::from_secs(5);
+            }
+            Variant::Scaled2007 => p.pingtime = Time::from_secs(5),
+            Variant::Scaled => {}
+        }
+        p
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim().to_ascii_lowercase();
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == t)
+            .ok_or_else(|| format!("`{s}` is not a variant: expected {VARIANT_FORMS}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_bad_names_say_what_is_allowed() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
+        }
+        assert!("scaled-2008".parse::<Variant>().unwrap_err().contains("scaled-2007"));
+    }
+
+    #[test]
+    fn the_older_variants_keep_their_constants() {
+        let u = Variant::Unscaled.perf(TimingTemplate::T4);
+        assert_eq!((u.initial_ssthresh, u.ca_incr, u.pingtime), (50, 1.0, Time::from_secs(5)));
+        let s = Variant::Scaled2007.perf(TimingTemplate::T4);
+        assert_eq!((s.initial_ssthresh, s.ca_incr, s.pingtime), (75, 2.0, Time::from_secs(5)));
+        assert_eq!(Variant::Scaled.perf(TimingTemplate::T3).pingtime, Time::from_millis(1250));
+    }
+}

@@ -1,0 +1,103 @@
+//! A scan workload and the network it crosses.
+
+use super::icmp::IcmpRateLimit;
+use super::rtt::RttDistribution;
+use cc::scan::TimingTemplate;
+use cc::{Bytes, Rate, Time};
+
+/// Bytes on the wire of every probe and reply (an Ethernet minimum frame; ICMP echo, TCP SYN or
+/// ACK, RST and ICMP unreachables all fit).
+pub const PACKET_BYTES: Bytes = 64;
+
+/// The network a scan crosses. [`ScanNetwork::default`] is cclab's one model of random Internet
+/// hosts; see the module documentation of [`crate::scan`] for why each value.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ScanNetwork {
+    /// RTT of each target address, drawn once per address.
+    pub rtt: RttDistribution,
+    /// Per-packet delay variation: each one-way trip takes `(RTT/2)·(1 + jitter·E)` with `E`
+    /// exponential of mean 1 (queueing along the path).
+    pub jitter: f64,
+    /// Random loss at the scanner's access link, each direction.
+    pub loss: f64,
+    /// Fraction of the down addresses whose last-hop router answers with ICMP unreachables.
+    pub unreachable_fraction: f64,
+    /// Each such router's ICMP rate limit (`None`: unlimited).
+    pub icmp_rate_limit: Option<IcmpRateLimit>,
+    /// The router drops the first packet to a dead address while it tries ARP.
+    pub arp_drops_first: bool,
+    /// The scanner's access link, each direction.
+    pub access_rate: Rate,
+    pub access_buffer: Bytes,
+}
+
+impl Default for ScanNetwork {
+    fn default() -> ScanNetwork {
+        ScanNetwork {
+            rtt: RttDistribution::LogNormal { median: Time::from_millis(150), sigma: 0.7 },
+            jitter: 0.1,
+            loss: 0.01,
+            unreachable_fraction: 0.10,
+            icmp_rate_limit: Some(IcmpRateLimit { per_second: 2.0, burst: 1.0 }),
+            arp_drops_first: true,
+            access_rate: Rate::from_bits_per_sec(10e6),
+            access_buffer: 100 * PACKET_BYTES,
+        }
+    }
+}
+
+/// A host-discovery sweep: `hosts` addresses, `up` of them answering, `probes` probe types per
+/// host (nmap's default as root on IPv4: 4, `-PE -PS443 -PA80 -PP`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ScanConfig {
+    pub hosts: u32,
+    pub up: u32,
+    pub probes: u8,
+    pub timing: TimingTemplate,
+    pub seed: u64,
+    pub network: ScanNetwork,
+    /// Give up after this much simulated time (the result says the scan did not finish).
+    pub time_limit: Time,
+}
+
+impl Default for ScanConfig {
+    fn default() -> ScanConfig {
+        ScanConfig {
+            hosts: 500,
+            up: 34,
+            probes: 4,
+            timing: TimingTemplate::T3,
+            seed: 1,
+            network: ScanNetwork::default(),
+            time_limit: Time::from_secs(100_000),
+        }
+    }
+}
+
+impl ScanConfig {
+    /// Checks what the command line cannot: one line naming the problem.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.hosts == 0 {
+            return Err("--hosts: scan at least one address".into());
+        }
+        if self.up > self.hosts {
+            return Err(format!("--up: {} hosts up out of {} addresses", self.up, self.hosts));
+        }
+        if !(1..=4).contains(&self.probes) {
+            return Err(format!("--probes: {} probe types per host; nmap's host discovery sends 1 to 4", self.probes));
+        }
+        let n = &self.network;
+        if !(n.jitter.is_finite() && n.jitter >= 0.0) {
+            return Err("--jitter: a fraction of the RTT of 0 or more".into());
+        }
+        if !(0.0..=1.0).contains(&n.loss) || !(0.0..=1.0).contains(&n.unreachable_fraction) {
+            return Err("--loss and --unreachable are percentages between 0% and 100%".into());
+        }
+        if let Some(l) = n.icmp_rate_limit {
+            if !(l.per_second.is_finite() && l.per_second > 0.0 && l.burst >= 1.0) {
+                return Err("--icmp-rate-limit: a positive rate with a burst of at least 1".into());
+            }
+        }
+        Ok(())
+    }
+}
