@@ -1,9 +1,15 @@
 //! `cclab`: the congestion-control laboratory's command line.
 
 mod bench;
+mod experiment;
 mod output;
+mod pcap;
+mod plot;
+mod plot_cmd;
 mod run;
+mod report;
 mod scenario;
+mod sweep;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -36,8 +42,35 @@ enum Command {
         #[arg(long)]
         only: Option<String>,
     },
+    /// The seeds' experiments: `cclab experiment list`, `cclab experiment run NAME`.
+    #[command(subcommand)]
+    Experiment(ExperimentCmd),
+    /// Run a scenario over a grid or list of parameter values and seeds, in parallel, into one
+    /// CSV with a row per run and flow; a re-run resumes.
+    Sweep(sweep::SweepArgs),
+    /// Plots of a run (PNG and SVG, in DIR/plots/) and DIR/report.html, from the files of
+    /// `cclab run --out DIR`.
+    Plot { dir: PathBuf },
     #[command(hide = true, name = "__bench-case")]
     BenchCase { name: String },
+}
+
+#[derive(Subcommand)]
+enum ExperimentCmd {
+    /// The experiments and the seeds they reproduce.
+    List,
+    /// Run one: tables with the seed's numbers beside ours, and every run's files, in
+    /// results/NAME (or --out).
+    Run {
+        name: String,
+        /// Short runs and fewer seeds (what CI runs).
+        #[arg(long)]
+        fast: bool,
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, short)]
+        quiet: bool,
+    },
 }
 
 /// Flags for `cclab run`. Each one overrides the scenario file.
@@ -66,6 +99,9 @@ pub struct RunArgs {
     /// netem impairments at the bottleneck, e.g. "delay 100ms 10ms 25% loss 0.1%".
     #[arg(long)]
     pub netem: Option<String>,
+    /// netem delay/jitter/loss on the return path (ACKs), as `tc ... netem` on the receiver.
+    #[arg(long)]
+    pub netem_reverse: Option<String>,
     /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
     #[arg(long, allow_hyphen_values = true)]
     pub buffer: Option<String>,
@@ -117,6 +153,9 @@ pub struct RunArgs {
     /// Print the summary as JSON on stdout instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Write every packet (data and ACKs, as tcpdump on the senders' host) to this pcap file.
+    #[arg(long)]
+    pub pcap: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -141,6 +180,13 @@ fn main() -> ExitCode {
         }
         Command::Bench { json, only } => bench::bench(json, only.as_deref()),
         Command::BenchCase { name } => bench::bench_case(&name),
+        Command::Plot { dir } => plot_cmd::plot(&dir),
+        Command::Experiment(ExperimentCmd::List) => {
+            experiment::list();
+            Ok(())
+        }
+        Command::Experiment(ExperimentCmd::Run { name, fast, out, quiet }) => experiment::run(&name, fast, out.as_deref(), quiet),
+        Command::Sweep(args) => sweep::sweep(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

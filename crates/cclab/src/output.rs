@@ -206,6 +206,11 @@ fn io_err(path: &Path, e: impl std::fmt::Display) -> UserError {
     UserError(format!("{}: {e}", path.display()))
 }
 
+/// The results of a run given by its configuration, with the scenario file that repeats it.
+pub fn write_result_files(dir: &Path, cfg: &SimConfig, r: &RunResult) -> Result<(), UserError> {
+    write_run(dir, &Scenario::from_config(cfg), r)
+}
+
 /// `summary.json`, `timeseries.csv` (one row per flow per interval), `link.csv` and the
 /// resolved `scenario.toml`.
 pub fn write_run(dir: &Path, scenario: &Scenario, r: &RunResult) -> Result<(), UserError> {

@@ -1,6 +1,7 @@
 //! `cclab run`: a scenario from a file and/or flags, or the default comparison.
 
 use crate::output;
+use crate::pcap::PcapTap;
 use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
 use crate::{RunArgs, UserError};
 use cc::ALGORITHMS;
@@ -26,6 +27,10 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if let Some(n) = &a.netem {
         sim::Netem::parse(n).map_err(|e| UserError(format!("--netem: {e}")))?;
         s.link.netem = Some(n.clone());
+    }
+    if let Some(n) = &a.netem_reverse {
+        sim::Netem::parse(n).map_err(|e| UserError(format!("--netem-reverse: {e}")))?;
+        s.link.netem_reverse = Some(n.clone());
     }
     let d = &mut s.defaults;
     d.rtt = flag::<TimeArg>("rtt", &a.rtt)?;
@@ -79,10 +84,20 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
 
 /// Runs one configuration with a progress bar that appears if the run lasts over a second.
 pub fn simulate(cfg: SimConfig, quiet: bool, label: &str) -> Result<RunResult, UserError> {
+    simulate_with(cfg, quiet, label, |sim, progress| (sim.run(progress), ())).map(|(result, ())| result)
+}
+
+/// `simulate`, with `run` running the simulation (e.g. with a tap) and handing back what it keeps.
+fn simulate_with<T>(
+    cfg: SimConfig,
+    quiet: bool,
+    label: &str,
+    run: impl FnOnce(Simulation, &mut dyn FnMut(f64)) -> (RunResult, T),
+) -> Result<(RunResult, T), UserError> {
     let started = Instant::now();
     let sim = Simulation::new(cfg).map_err(UserError)?;
     let mut bar: Option<ProgressBar> = None;
-    let mut result = sim.run(|frac| {
+    let (mut result, kept) = run(sim, &mut |frac| {
         if quiet {
             return;
         }
@@ -104,7 +119,7 @@ pub fn simulate(cfg: SimConfig, quiet: bool, label: &str) -> Result<RunResult, U
         b.finish_and_clear();
     }
     result.summary.wall_time_s = started.elapsed().as_secs_f64();
-    Ok(result)
+    Ok((result, kept))
 }
 
 pub fn run(a: &RunArgs) -> Result<(), UserError> {
@@ -121,10 +136,21 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
     };
     let scenario = base.overlay(&flags);
     if a.scenario.is_none() && a.cc.is_none() {
+        if a.pcap.is_some() {
+            return Err("--pcap: needs a single run: give --cc or a scenario file".into());
+        }
         return compare(&scenario, a);
     }
     let cfg = scenario.resolve()?;
-    let result = simulate(cfg.clone(), a.quiet || a.json, "simulating")?;
+    let result = match &a.pcap {
+        Some(path) => {
+            let tap = PcapTap::create(path)?;
+            let (result, tap) = simulate_with(cfg.clone(), a.quiet || a.json, "simulating", |sim, progress| tap.run(sim, progress))?;
+            tap.finish()?;
+            result
+        }
+        None => simulate(cfg.clone(), a.quiet || a.json, "simulating")?,
+    };
     if let Some(dir) = &a.out {
         output::write_run(dir, &scenario, &result)?;
     }

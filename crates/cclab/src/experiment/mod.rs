@@ -1,0 +1,121 @@
+//! Named experiments that reproduce the seeds' tests: `cclab experiment list`,
+//! `cclab experiment run NAME [--fast]`.
+//!
+//! An experiment builds its scenarios in code (each run's resolved `scenario.toml` is written
+//! next to its results, so any run can be repeated with `cclab run`), runs them, and writes
+//! tables with our numbers beside the seed's and a mark where they differ by more than the
+//! stated tolerance. `--fast` shortens runs and uses fewer seeds: CI runs that mode and checks
+//! the qualitative result the seed reports.
+
+mod mathis;
+mod sackexp;
+mod sharkfest;
+mod table;
+mod vegas_trials;
+
+pub use table::{Comparison, Table};
+
+use crate::run::simulate;
+use crate::UserError;
+use sim::{RunResult, SimConfig};
+use std::path::{Path, PathBuf};
+
+/// How an experiment is run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub fast: bool,
+    pub out: PathBuf,
+}
+
+/// What an experiment produces.
+#[derive(Clone, Debug, Default)]
+pub struct Output {
+    pub tables: Vec<Table>,
+    pub comparisons: Vec<Comparison>,
+    /// Free text for the report: assumptions, where we differ and why.
+    pub notes: Vec<String>,
+}
+
+pub struct Experiment {
+    pub name: &'static str,
+    /// The seed document it reproduces.
+    pub seed: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub run: fn(&Options) -> Result<Output, UserError>,
+}
+
+pub const EXPERIMENTS: &[Experiment] = &[
+    Experiment {
+        name: "sharkfest",
+        seed: "002 (SharkFest'19: how TCP congestion control algorithms work)",
+        title: "The talk's tests per algorithm: efficiency, collateral damage, fairness, convergence, loss",
+        description: sharkfest::DESCRIPTION,
+        run: sharkfest::run,
+    },
+    Experiment {
+        name: "mathis",
+        seed: "002 (the talk's T = f(p)) and Mathis et al., CCR 1997",
+        title: "Reno's throughput against the Mathis and Padhye laws",
+        description: mathis::DESCRIPTION,
+        run: mathis::run,
+    },
+    Experiment {
+        name: "sackexp",
+        seed: "003 (TCP SACK without congestion control)",
+        title: "SACKEXP (no congestion window) against NewReno+SACK over lossy links",
+        description: sackexp::DESCRIPTION,
+        run: sackexp::run,
+    },
+    Experiment {
+        name: "vegas-trials",
+        seed: "004 (the modified Vegas project report)",
+        title: "Reno, Vegas and mVegas under the six netem conditions, five runs each",
+        description: vegas_trials::DESCRIPTION,
+        run: vegas_trials::run,
+    },
+];
+
+/// Runs one configuration quietly and keeps its files under `dir` (summary, time series,
+/// scenario) so that it can be inspected or re-run.
+pub fn run_one(cfg: SimConfig, dir: &Path) -> Result<RunResult, UserError> {
+    let result = simulate(cfg.clone(), true, "")?;
+    crate::output::write_result_files(dir, &cfg, &result)?;
+    Ok(result)
+}
+
+pub fn list() {
+    let mut t = Table::new("experiments", &["name", "seed", "what it reproduces"]);
+    for e in EXPERIMENTS {
+        t.row(vec![e.name.into(), e.seed.into(), e.title.into()]);
+    }
+    print!("{}", t.render_text());
+}
+
+pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool) -> Result<(), UserError> {
+    let e = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
+        UserError(format!(
+            "unknown experiment `{name}`; allowed: {}",
+            EXPERIMENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+        ))
+    })?;
+    let out = out.map_or_else(|| PathBuf::from("results").join(e.name), Path::to_path_buf);
+    std::fs::create_dir_all(&out).map_err(|err| UserError(format!("{}: {err}", out.display())))?;
+    let opts = Options { fast, out: out.clone() };
+    if !quiet {
+        eprintln!("{}: {}{}", e.name, e.title, if fast { " (fast mode)" } else { "" });
+    }
+    let output = (e.run)(&opts)?;
+    table::write_outputs(e, &opts, &output)?;
+    for t in &output.tables {
+        println!("{}", t.render_text());
+    }
+    if !output.comparisons.is_empty() {
+        println!("{}", table::comparison_table(&output.comparisons).render_text());
+    }
+    for n in &output.notes {
+        println!("note: {n}");
+    }
+    println!("wrote {}", out.display());
+    Ok(())
+}

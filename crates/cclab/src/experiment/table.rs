@@ -1,0 +1,146 @@
+//! Tables of results and comparisons with the seeds' numbers, as text, CSV and Markdown.
+
+use super::{Experiment, Options, Output};
+use crate::UserError;
+use std::fmt::Write as _;
+
+/// A titled table of strings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub title: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(title: &str, header: &[&str]) -> Table {
+        Table { title: title.to_string(), header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+    }
+
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// Left-aligned columns for the terminal.
+    pub fn render_text(&self) -> String {
+        let n = self.header.len();
+        let widths: Vec<usize> = (0..n)
+            .map(|c| self.rows.iter().filter_map(|r| r.get(c)).map(|x| x.chars().count()).chain([self.header[c].chars().count()]).max().unwrap_or(0))
+            .collect();
+        let mut out = format!("{}\n", self.title);
+        let line = |cells: &[String], out: &mut String| {
+            let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+            let _ = writeln!(out, "  {}", parts.join("  ").trim_end());
+        };
+        line(&self.header, &mut out);
+        for r in &self.rows {
+            line(r, &mut out);
+        }
+        out
+    }
+
+    pub fn to_csv(&self) -> Result<String, String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&self.header).map_err(|e| e.to_string())?;
+        for r in &self.rows {
+            w.write_record(r).map_err(|e| e.to_string())?;
+        }
+        String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    }
+
+    pub fn to_markdown(&self) -> String {
+        let mut s = format!("### {}\n\n| {} |\n|{}|\n", self.title, self.header.join(" | "), vec!["---"; self.header.len()].join("|"));
+        for r in &self.rows {
+            let _ = writeln!(s, "| {} |", r.join(" | "));
+        }
+        s
+    }
+}
+
+/// Our figure beside the seed's, with the tolerance we accept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub metric: String,
+    pub ours: f64,
+    pub seed: f64,
+    /// Accepted relative difference, e.g. 0.25 for ±25 %.
+    pub tolerance: f64,
+    pub unit: String,
+}
+
+impl Comparison {
+    pub fn within(&self) -> bool {
+        if self.seed == 0.0 {
+            return self.ours.abs() <= self.tolerance;
+        }
+        ((self.ours - self.seed) / self.seed).abs() <= self.tolerance
+    }
+}
+
+pub fn comparison_table(cs: &[Comparison]) -> Table {
+    let mut t = Table::new("ours beside the seed's", &["metric", "ours", "seed", "tolerance", "agrees"]);
+    for c in cs {
+        t.row(vec![
+            c.metric.clone(),
+            format!("{:.3} {}", c.ours, c.unit),
+            format!("{:.3} {}", c.seed, c.unit),
+            format!("±{:.0} %", c.tolerance * 100.0),
+            if c.within() { "yes".into() } else { "NO: differs".into() },
+        ]);
+    }
+    t
+}
+
+fn slug(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect::<String>().split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
+}
+
+/// Writes every table as CSV and the whole output as `results.md`.
+pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(), UserError> {
+    let io = |p: &std::path::Path, err: String| UserError(format!("{}: {err}", p.display()));
+    let mut md = format!("# {}: {}\n\nSeed: {}.\n\n{}\n\n", e.name, e.title, e.seed, e.description);
+    if opts.fast {
+        md.push_str("Fast mode: shortened runs and fewer seeds.\n\n");
+    }
+    for t in &out.tables {
+        let p = opts.out.join(format!("{}.csv", slug(&t.title)));
+        std::fs::write(&p, t.to_csv().map_err(|err| io(&p, err))?).map_err(|err| io(&p, err.to_string()))?;
+        md.push_str(&t.to_markdown());
+        md.push('\n');
+    }
+    if !out.comparisons.is_empty() {
+        md.push_str(&comparison_table(&out.comparisons).to_markdown());
+        md.push('\n');
+    }
+    for n in &out.notes {
+        let _ = writeln!(md, "- {n}");
+    }
+    let p = opts.out.join("results.md");
+    std::fs::write(&p, md).map_err(|err| io(&p, err.to_string()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparisons_mark_what_is_out_of_tolerance() {
+        let c = |ours, seed| Comparison { metric: "x".into(), ours, seed, tolerance: 0.2, unit: "".into() };
+        assert!(c(1.1, 1.0).within());
+        assert!(!c(1.3, 1.0).within());
+        assert!(!c(0.7, 1.0).within());
+        let t = comparison_table(&[c(1.1, 1.0), c(2.0, 1.0)]);
+        assert_eq!(t.rows[0][4], "yes");
+        assert!(t.rows[1][4].starts_with("NO"));
+    }
+
+    #[test]
+    fn csv_and_markdown() {
+        let mut t = Table::new("Mathis, Reno", &["p", "goodput"]);
+        t.row(vec!["1 %".into(), "1.4".into()]);
+        assert_eq!(t.to_csv().unwrap(), "p,goodput\n1 %,1.4\n");
+        assert!(t.to_markdown().contains("| 1 % | 1.4 |"));
+        assert_eq!(slug("Mathis, Reno (RTT 100 ms)"), "mathis-reno-rtt-100-ms");
+    }
+}

@@ -1,0 +1,155 @@
+//! What a run's plots and report are made from: the summary and the time-series rows, taken
+//! from a `sim::RunResult` in memory or read back from a results directory (`summary.json`,
+//! `timeseries.csv`, `link.csv`, as `output.rs` writes them).
+
+use crate::UserError;
+use serde::Deserialize;
+use sim::RunResult;
+use std::path::Path;
+
+/// min / mean / p95 / max, as in `summary.json`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct Dist {
+    pub min: f64,
+    pub mean: f64,
+    pub p95: f64,
+    pub max: f64,
+}
+
+/// The per-flow figures of `summary.json` that plots and reports use.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct FlowInfo {
+    pub id: u32,
+    pub cc: String,
+    pub start_s: f64,
+    pub end_s: f64,
+    pub throughput_bps: f64,
+    pub goodput_bps: f64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    pub loss_episodes: u64,
+    pub rtt_ms: Dist,
+}
+
+/// The link figures of `summary.json` that plots and reports use.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct LinkInfo {
+    pub capacity_bps: f64,
+    pub utilization: f64,
+    pub queue: String,
+    pub drops: u64,
+    pub overflow_events: u64,
+    pub ecn_marks: u64,
+    pub queue_delay_ms: Dist,
+    pub queue_packets: Dist,
+}
+
+/// `summary.json`, the parts plots and reports use (other fields are ignored).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct SummaryInfo {
+    pub seed: u64,
+    pub sim_time_s: f64,
+    pub jain_index: f64,
+    pub fairness_window_s: [f64; 2],
+    pub flows: Vec<FlowInfo>,
+    pub link: LinkInfo,
+}
+
+/// A row of `timeseries.csv` (units as there: segments, Mbit/s).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct FlowRow {
+    pub time: f64,
+    pub flow: u32,
+    pub cwnd: Option<f64>,
+    pub ssthresh: Option<f64>,
+    pub pacing_rate: Option<f64>,
+    pub throughput: f64,
+    pub goodput: f64,
+}
+
+/// A row of `link.csv`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct LinkRow {
+    pub time: f64,
+    pub rate_mbps: f64,
+    pub queue_packets: u64,
+    pub queue_delay_ms: f64,
+}
+
+/// One run: its summary and (when it was sampled) its time series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunData {
+    pub summary: SummaryInfo,
+    pub flows: Vec<FlowRow>,
+    pub link: Vec<LinkRow>,
+}
+
+fn io_err(path: &Path, e: impl std::fmt::Display) -> UserError {
+    UserError(format!("{}: {e}", path.display()))
+}
+
+fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, UserError> {
+    let mut r = csv::Reader::from_path(path).map_err(|e| io_err(path, e))?;
+    r.deserialize().collect::<Result<Vec<T>, _>>().map_err(|e| io_err(path, e))
+}
+
+impl RunData {
+    /// The same figures `summary.json` holds (the summary goes through its JSON form, so both
+    /// sources read alike).
+    pub fn from_result(r: &RunResult) -> RunData {
+        let json = serde_json::to_value(&r.summary).expect("summary serialises");
+        let summary = serde_json::from_value(json).expect("summary.json has the fields plots use");
+        let (flows, link) = match &r.series {
+            Some(s) => (
+                s.flows
+                    .iter()
+                    .map(|f| FlowRow {
+                        time: f.time,
+                        flow: f.flow,
+                        cwnd: f.cwnd,
+                        ssthresh: f.ssthresh,
+                        pacing_rate: f.pacing_rate_mbps,
+                        throughput: f.throughput_mbps,
+                        goodput: f.goodput_mbps,
+                    })
+                    .collect(),
+                s.link
+                    .iter()
+                    .map(|l| LinkRow { time: l.time, rate_mbps: l.rate_mbps, queue_packets: l.queue_packets, queue_delay_ms: l.queue_delay_ms })
+                    .collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        RunData { summary, flows, link }
+    }
+
+    /// Reads a results directory: `summary.json`, `timeseries.csv` and `link.csv`.
+    pub fn load(dir: &Path) -> Result<RunData, UserError> {
+        if !dir.is_dir() {
+            return Err(UserError(format!("{}: no such results directory (write one with `cclab run ... --out DIR`)", dir.display())));
+        }
+        let file = |name: &str| {
+            let p = dir.join(name);
+            match p.is_file() {
+                true => Ok(p),
+                false => Err(UserError(format!("{}: missing; {} is not a results directory of `cclab run --out`", p.display(), dir.display()))),
+            }
+        };
+        let p = file("summary.json")?;
+        let text = std::fs::read_to_string(&p).map_err(|e| io_err(&p, e))?;
+        let summary: SummaryInfo = serde_json::from_str(&text).map_err(|e| io_err(&p, e))?;
+        let flows = read_csv(&file("timeseries.csv")?)?;
+        let link = read_csv(&file("link.csv")?)?;
+        Ok(RunData { summary, flows, link })
+    }
+
+    /// Flow ids in order, each with its legend label, e.g. `0 reno`.
+    pub fn flow_labels(&self) -> Vec<(u32, String)> {
+        self.summary.flows.iter().map(|f| (f.id, format!("{} {}", f.id, f.cc))).collect()
+    }
+
+    /// The rows of one flow.
+    pub fn rows(&self, flow: u32) -> impl Iterator<Item = &FlowRow> {
+        self.flows.iter().filter(move |r| r.flow == flow)
+    }
+}

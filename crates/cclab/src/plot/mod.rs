@@ -1,0 +1,55 @@
+//! Plots, each written as PNG (with an embedded font, readable anywhere) and SVG:
+//!
+//! - `cwnd`: congestion window and ssthresh per flow over time (segments), the talk's main
+//!   graph; `pacing`: pacing rate per flow, when a flow paces;
+//! - `throughput`: throughput per flow per interval and the aggregate (Mbit/s), as
+//!   Wireshark's I/O graph;
+//! - `queue`: the bottleneck's queue length and queueing delay over time;
+//! - `phase`: two flows' rates against each other with the fairness and efficiency lines;
+//! - `throughput-delay`: throughput against 95th-percentile delay, Pantheon's plot.
+//!
+//! Same data, same bytes: nothing in the files depends on the clock or the machine.
+
+mod chart;
+pub mod data;
+mod font;
+mod phase;
+mod scatter;
+mod series;
+
+pub use chart::PlotFiles;
+pub use data::RunData;
+pub use scatter::DelayPoint;
+
+use crate::UserError;
+use std::path::Path;
+
+/// Every plot that applies to the run (`pacing` only if some flow paces, `phase` only with
+/// two flows or more), written into `dir`.
+pub fn plot_run(dir: &Path, d: &RunData) -> Result<Vec<PlotFiles>, UserError> {
+    [series::cwnd(d), series::pacing(d), series::throughput(d), series::queue(d), phase::run_figure(d), scatter::run_figure(d)]
+        .into_iter()
+        .flatten()
+        .map(|fig| fig.write(dir))
+        .collect()
+}
+
+/// [`plot_run`] for a run still in memory.
+#[allow(dead_code)] // for experiments, which plot the runs they make
+pub fn plot_result(dir: &Path, r: &sim::RunResult) -> Result<Vec<PlotFiles>, UserError> {
+    plot_run(dir, &RunData::from_result(r))
+}
+
+/// A phase graph: `points` are (first flow's rate, second flow's rate) in Mbit/s in time
+/// order; `flows` names the two for the axes; the efficiency line is at `capacity_mbps`.
+#[allow(dead_code)] // for experiments
+pub fn phase(dir: &Path, name: &str, title: &str, flows: (&str, &str), points: &[(f64, f64)], capacity_mbps: f64) -> Result<PlotFiles, UserError> {
+    phase::figure(name, title, flows, points, capacity_mbps).write(dir)
+}
+
+/// Throughput against 95th-percentile delay, one labelled point each (delay axis reversed:
+/// better is up and to the right). `axes` = (rate axis label, delay axis label) with units.
+#[allow(dead_code)] // for experiments
+pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]) -> Result<PlotFiles, UserError> {
+    scatter::figure(name, title, axes, points).write(dir)
+}

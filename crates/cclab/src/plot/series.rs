@@ -1,0 +1,134 @@
+//! Time plots of one run: congestion window, pacing rate, throughput, queue.
+
+use super::chart::{color, Axis, Figure, Panel, Series, Style, GUIDE, INK, TALL, WIDE};
+use super::data::{FlowRow, RunData};
+
+/// Flows beyond this many are drawn but left out of the legend.
+const LEGEND_FLOWS: usize = 10;
+
+const TIME: &str = "time (s)";
+
+fn legend(k: usize, text: String) -> Option<String> {
+    (k < LEGEND_FLOWS).then_some(text)
+}
+
+fn time_axis(d: &RunData) -> Axis {
+    let last = d.flows.iter().map(|r| r.time).chain(d.link.iter().map(|r| r.time)).fold(0.0, f64::max);
+    Axis::new(TIME, 0.0, d.summary.sim_time_s.max(last))
+}
+
+/// One series per flow of `value` over time (rows where it is `None` are skipped; flows with
+/// no value at all are left out).
+fn per_flow(d: &RunData, style: Style, suffix: &str, value: impl Fn(&FlowRow) -> Option<f64>) -> Vec<Series> {
+    d.flow_labels()
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, (id, label))| {
+            let pts: Vec<(f64, f64)> = d.rows(id).filter_map(|r| value(r).map(|v| (r.time, v))).collect();
+            (!pts.is_empty()).then(|| Series::new(legend(k, format!("{label}{suffix}")), color(k), style, pts))
+        })
+        .collect()
+}
+
+/// A one-panel figure of `series` over the run's time.
+fn over_time(d: &RunData, name: &str, title: &str, y: Axis, series: Vec<Series>) -> Figure {
+    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(time_axis(d), y, series)] }
+}
+
+fn max_y(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
+    series.iter().flat_map(|s| s.points.iter().map(|p| p.1))
+}
+
+/// cwnd (solid) and ssthresh (dashed, same colour) per flow, in segments: the talk's main
+/// graph. An ssthresh far above every window (an "infinite" one) would flatten the picture, so
+/// values above four times the largest window are left out.
+pub fn cwnd(d: &RunData) -> Option<Figure> {
+    let cwnd = per_flow(d, Style::Line { width: 2 }, " cwnd", |r| r.cwnd);
+    if cwnd.is_empty() {
+        return None;
+    }
+    let top = max_y(&cwnd).fold(1.0, f64::max) * 4.0;
+    let ssthresh = per_flow(d, Style::Dashed, " ssthresh", |r| r.ssthresh.filter(|&s| s <= top));
+    let mut series = cwnd;
+    series.extend(ssthresh);
+    let y = Axis::fit("segments", 0.0, max_y(&series));
+    Some(over_time(d, "cwnd", "Congestion window and slow-start threshold per flow", y, series))
+}
+
+/// Pacing rate per flow (Mbit/s), for runs where some flow paces.
+pub fn pacing(d: &RunData) -> Option<Figure> {
+    let series = per_flow(d, Style::Line { width: 2 }, "", |r| r.pacing_rate);
+    if series.is_empty() {
+        return None;
+    }
+    let y = Axis::fit("pacing rate (Mbit/s)", 0.0, max_y(&series));
+    Some(over_time(d, "pacing", "Pacing rate per flow", y, series))
+}
+
+/// Sum of every flow's value per sample time.
+fn aggregate(rows: &[FlowRow], value: impl Fn(&FlowRow) -> f64) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    let mut sorted: Vec<&FlowRow> = rows.iter().collect();
+    sorted.sort_by(|a, b| a.time.total_cmp(&b.time));
+    for r in sorted {
+        match out.last_mut() {
+            Some(last) if last.0 == r.time => last.1 += value(r),
+            _ => out.push((r.time, value(r))),
+        }
+    }
+    out
+}
+
+/// Throughput per flow per interval (payload sent, retransmissions included, Mbit/s), as
+/// Wireshark's I/O graph draws it, with the aggregate and the bottleneck's capacity.
+pub fn throughput(d: &RunData) -> Option<Figure> {
+    if d.flows.is_empty() {
+        return None;
+    }
+    let mut series = per_flow(d, Style::Line { width: 2 }, "", |r| Some(r.throughput));
+    if d.summary.flows.len() > 1 {
+        series.push(Series::new(Some("aggregate".into()), INK, Style::Line { width: 3 }, aggregate(&d.flows, |r| r.throughput)));
+    }
+    if !d.link.is_empty() {
+        let cap = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();
+        series.push(Series::new(Some("capacity".into()), GUIDE, Style::Dashed, cap));
+    }
+    let y = Axis::fit("throughput (Mbit/s)", 0.0, max_y(&series));
+    Some(over_time(d, "throughput", "Throughput per flow and in aggregate", y, series))
+}
+
+/// Bottleneck queue length (packets) and queueing delay (ms) over time, one above the other.
+pub fn queue(d: &RunData) -> Option<Figure> {
+    if d.link.is_empty() {
+        return None;
+    }
+    let panel = |label: &str, legend: &str, k: usize, value: fn(&super::data::LinkRow) -> f64| {
+        let pts: Vec<(f64, f64)> = d.link.iter().map(|l| (l.time, value(l))).collect();
+        let y = Axis::fit(label, 0.0, pts.iter().map(|p| p.1));
+        Panel::new(time_axis(d), y, vec![Series::new(Some(legend.into()), color(k), Style::Line { width: 2 }, pts)])
+    };
+    Some(Figure {
+        name: "queue".into(),
+        title: format!("Bottleneck queue ({})", d.summary.link.queue),
+        size: TALL,
+        panels: vec![
+            panel("queue length (packets)", "queue length", 0, |l| l.queue_packets as f64),
+            panel("queueing delay (ms)", "queueing delay", 3, |l| l.queue_delay_ms),
+        ],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(time: f64, flow: u32, throughput: f64) -> FlowRow {
+        FlowRow { time, flow, cwnd: None, ssthresh: None, pacing_rate: None, throughput, goodput: throughput }
+    }
+
+    #[test]
+    fn aggregate_sums_flows_per_sample_time() {
+        let rows = [row(0.1, 0, 1.0), row(0.1, 1, 2.0), row(0.2, 0, 3.0), row(0.2, 1, 4.0)];
+        assert_eq!(aggregate(&rows, |r| r.throughput), vec![(0.1, 3.0), (0.2, 7.0)]);
+    }
+}
