@@ -6,8 +6,9 @@ mod output;
 mod pcap;
 mod plot;
 mod plot_cmd;
-mod run;
 mod report;
+mod run;
+mod scan_cmd;
 mod scenario;
 mod sweep;
 
@@ -48,6 +49,9 @@ enum Command {
     /// Run a scenario over a grid or list of parameter values and seeds, in parallel, into one
     /// CSV with a row per run and flow; a re-run resumes.
     Sweep(sweep::SweepArgs),
+    /// nmap-style host discovery under each probe-window variant (seed 000): scan time, probes
+    /// sent, hosts found and the packet_ratio statistics.
+    Scan(scan_cmd::ScanArgs),
     /// Plots of a run (PNG and SVG, in DIR/plots/) and DIR/report.html, from the files of
     /// `cclab run --out DIR`.
     Plot { dir: PathBuf },
@@ -187,6 +191,7 @@ fn main() -> ExitCode {
         }
         Command::Experiment(ExperimentCmd::Run { name, fast, out, quiet }) => experiment::run(&name, fast, out.as_deref(), quiet),
         Command::Sweep(args) => sweep::sweep(&args),
+        Command::Scan(args) => scan_cmd::scan(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,6 +8,7 @@
 //! the qualitative result the seed reports.
 
 mod mathis;
+mod nmap_scaling;
 mod sackexp;
 mod sharkfest;
 mod table;
@@ -73,6 +74,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         title: "Reno, Vegas and mVegas under the six netem conditions, five runs each",
         description: vegas_trials::DESCRIPTION,
         run: vegas_trials::run,
+    },
+    Experiment {
+        name: "nmap-scaling",
+        seed: "000 (nmap's ResponseRateScaledCongestionControl)",
+        title: "Host discovery of 500, 5000 and 10000 random addresses, unscaled vs scaled probe windows",
+        description: nmap_scaling::DESCRIPTION,
+        run: nmap_scaling::run,
     },
 ];
 
