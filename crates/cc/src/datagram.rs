@@ -120,6 +120,8 @@ pub type Endpoints = (Box<dyn DatagramSender + Send>, Box<dyn DatagramReceiver +
 /// One row of the protocol table `cclab list` prints.
 pub struct ProtocolInfo {
     pub name: &'static str,
+    /// `rate` (rate-based control), `equation` (TFRC) or `unresponsive` (CBR).
+    pub family: &'static str,
     pub source: &'static str,
     pub summary: &'static str,
     pub default_config: fn() -> DatagramConfig,
@@ -128,7 +130,7 @@ pub struct ProtocolInfo {
 /// Generates [`DatagramConfig`], its `build` and [`PROTOCOLS`] from one list. Adding a
 /// protocol: its `Config` (serde defaults) and `new_pair(&Config, DgInit)`, and one line here.
 macro_rules! protocols {
-    ($( $variant:ident ( $cfg:ty ) = $name:literal, $ctor:path, $source:literal, $summary:literal; )*) => {
+    ($( $variant:ident ( $cfg:ty ) = $name:literal, $family:literal, $ctor:path, $source:literal, $summary:literal; )*) => {
         /// A datagram protocol's configuration (`algorithm = "udt"`), with the reference
         /// defaults.
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -139,7 +141,7 @@ macro_rules! protocols {
 
         /// Every datagram protocol, in the order `cclab list` prints them.
         pub const PROTOCOLS: &[ProtocolInfo] = &[
-            $( ProtocolInfo { name: $name, source: $source, summary: $summary, default_config: || DatagramConfig::$variant(<$cfg>::default()) }, )*
+            $( ProtocolInfo { name: $name, family: $family, source: $source, summary: $summary, default_config: || DatagramConfig::$variant(<$cfg>::default()) }, )*
         ];
 
         impl DatagramConfig {
@@ -161,7 +163,23 @@ macro_rules! protocols {
     };
 }
 
-protocols! {}
+protocols! {
+    Sabul(crate::rate::SabulConfig) = "sabul", "rate", crate::rate::sabul::new_pair,
+        "Gu & Grossman, SABUL (2003); Oothongsap, Viniotis & Vouk, NETWORKING 2004 (seed 001)",
+        "rate-based UDP: MIMD on the inter-packet time once per fixed SYN interval, loss rate from ERR reports";
+    Sabul2003(crate::rate::Sabul2003Config) = "sabul-2003", "rate", crate::rate::sabul_2003::new_pair,
+        "SABUL v2.0 code (2003), as analysed by seed 001",
+        "SABUL with the 2003 code's counting flaws: re-reported ERRs counted again, loss capped at 1, rate between SYNs";
+    Udt(crate::rate::UdtConfig) = "udt", "rate", crate::rate::udt::new_pair,
+        "UDT 4.11 ccc.cpp CUDTCC; draft-gg-udt-03",
+        "rate-based UDP: capacity-based increase every 10 ms SYN, randomised 1/8 decrease per congestion period";
+    Tfrc(crate::tfrc::TfrcConfig) = "tfrc", "equation", crate::tfrc::new_pair,
+        "RFC 5348 (TCP-Friendly Rate Control); Padhye et al., SIGCOMM 1998",
+        "equation-based: sends at the TCP throughput equation's rate for the measured loss event rate and RTT";
+    Cbr(crate::tfrc::CbrConfig) = "cbr", "unresponsive", crate::tfrc::new_cbr_pair,
+        "the talk's unresponsive flow (seed 002)",
+        "constant bit rate (rate_bps, --cbr-rate), ignores all feedback";
+}
 
 impl DatagramConfig {
     /// The default configuration of the protocol called `name`.

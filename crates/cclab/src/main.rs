@@ -85,6 +85,9 @@ pub struct RunArgs {
     /// Algorithms, comma-separated; flows take them in turn.
     #[arg(long)]
     pub cc: Option<String>,
+    /// Sending rate of the `cbr` flows given in --cc, e.g. 50mbit (default 10mbit).
+    #[arg(long, allow_hyphen_values = true)]
+    pub cbr_rate: Option<String>,
     /// Number of flows (default: one per algorithm given).
     #[arg(long)]
     pub flows: Option<u32>,
@@ -174,7 +177,18 @@ impl<T: Into<String>> From<T> for UserError {
     }
 }
 
+/// Restores the default action of SIGPIPE (Rust ignores it), so that `cclab list | head` ends
+/// quietly when the reader goes away, as other Unix tools do, instead of panicking on the write.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(&args),

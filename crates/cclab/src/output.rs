@@ -88,7 +88,11 @@ fn network_line(cfg: &SimConfig, netem: Option<&str>) -> String {
     s
 }
 
+/// min / mean / p95, or `-` for a flow that measures no RTT (SABUL, CBR).
 fn rtt_cell(r: &sim::results::Dist) -> String {
+    if r.max == 0.0 {
+        return "-".into();
+    }
     format!("{:.1} / {:.1} / {:.1}", r.min, r.mean, r.p95)
 }
 
@@ -154,7 +158,7 @@ pub fn print_comparison(cfg: &SimConfig, rows: &[RunResult], netem: Option<&str>
             format!("{:.1} %", l.utilization * 100.0),
             f.retransmits.to_string(),
             f.timeouts.to_string(),
-            format!("{:.1} / {:.1}", f.rtt_ms.mean, f.rtt_ms.p95),
+            if f.rtt_ms.max == 0.0 { "-".into() } else { format!("{:.1} / {:.1}", f.rtt_ms.mean, f.rtt_ms.p95) },
             format!("{:.1} / {:.1}", l.queue_delay_ms.mean, l.queue_delay_ms.p95),
             l.overflow_events.to_string(),
         ]);
@@ -163,43 +167,75 @@ pub fn print_comparison(cfg: &SimConfig, rows: &[RunResult], netem: Option<&str>
     println!("\n`cclab run --cc NAME ...` runs one; `cclab list` describes them; `--json` and `--out DIR` give the figures as files.");
 }
 
+/// `name=value` pairs of a configuration's fields, without its `algorithm` tag.
+fn parameters(config: serde_json::Value) -> String {
+    match config {
+        serde_json::Value::Object(m) => {
+            m.into_iter().filter(|(k, _)| k != "algorithm").map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+        }
+        _ => String::new(),
+    }
+}
+
+/// One entry of `cclab list`: TCP algorithms and datagram protocols alike.
+struct ListEntry {
+    name: &'static str,
+    family: &'static str,
+    transport: &'static str,
+    source: &'static str,
+    summary: &'static str,
+    config: serde_json::Value,
+}
+
+fn list_entries() -> Vec<ListEntry> {
+    let tcp = ALGORITHMS.iter().map(|a| ListEntry {
+        name: a.name,
+        family: a.family.as_str(),
+        transport: "tcp",
+        source: a.source,
+        summary: a.summary,
+        config: serde_json::to_value((a.default_config)()).expect("config serialises"),
+    });
+    let datagram = cc::datagram::PROTOCOLS.iter().map(|p| ListEntry {
+        name: p.name,
+        family: p.family,
+        transport: "udp",
+        source: p.source,
+        summary: p.summary,
+        config: serde_json::to_value((p.default_config)()).expect("config serialises"),
+    });
+    tcp.chain(datagram).collect()
+}
+
+/// `cclab list`: each algorithm's name, family and what it does on one line, then its source and
+/// its parameters with their defaults (any of them can be set in a scenario file:
+/// `cc = { algorithm = "cubic", beta = 0.8 }`).
 pub fn print_list(json: bool) {
+    let entries = list_entries();
     if json {
-        let all: Vec<serde_json::Value> = ALGORITHMS
-            .iter()
-            .map(|a| {
+        let all: Vec<serde_json::Value> = entries
+            .into_iter()
+            .map(|e| {
                 serde_json::json!({
-                    "name": a.name,
-                    "family": a.family,
-                    "source": a.source,
-                    "summary": a.summary,
-                    "parameters": serde_json::to_value((a.default_config)()).expect("config serialises"),
+                    "name": e.name,
+                    "family": e.family,
+                    "transport": e.transport,
+                    "source": e.source,
+                    "summary": e.summary,
+                    "parameters": e.config,
                 })
             })
             .collect();
         println!("{}", serde_json::to_string_pretty(&all).expect("list serialises"));
         return;
     }
-    let mut t = Table::new(&["name", "family", "source", "parameters (defaults)", "what it does"]);
-    for a in ALGORITHMS {
-        let params = match serde_json::to_value((a.default_config)()).expect("config serialises") {
-            serde_json::Value::Object(m) => m
-                .into_iter()
-                .filter(|(k, _)| k != "algorithm")
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => String::new(),
-        };
-        t.row(vec![
-            a.name.to_string(),
-            a.family.as_str().to_string(),
-            a.source.to_string(),
-            if params.is_empty() { "-".into() } else { params },
-            a.summary.to_string(),
-        ]);
+    let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
+    for e in entries {
+        let params = parameters(e.config);
+        println!("{:<width$}  {:<12}  {} {}", e.name, e.family, e.transport, e.summary);
+        println!("{:<width$}  source: {}", "", e.source);
+        println!("{:<width$}  parameters: {}", "", if params.is_empty() { "-".to_string() } else { params });
     }
-    print!("{}", t.render());
 }
 
 fn io_err(path: &Path, e: impl std::fmt::Display) -> UserError {

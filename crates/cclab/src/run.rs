@@ -4,9 +4,10 @@ use crate::output;
 use crate::pcap::PcapTap;
 use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
 use crate::{RunArgs, UserError};
+use cc::datagram::DatagramConfig;
 use cc::ALGORITHMS;
 use indicatif::{ProgressBar, ProgressStyle};
-use sim::{RunResult, SimConfig, Simulation};
+use sim::{RunResult, SimConfig, Simulation, Transport};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -53,12 +54,24 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     }
     let stagger = flag::<TimeArg>("stagger", &a.stagger)?;
     if let Some(list) = &a.cc {
-        let names: Vec<CcArg> = list
+        let mut names: Vec<CcArg> = list
             .split(',')
             .map(|n| n.parse::<CcArg>().map_err(|e| UserError(format!("--cc: {e}"))))
             .collect::<Result<_, _>>()?;
         if names.is_empty() {
             return Err("--cc: give at least one algorithm".into());
+        }
+        if let Some(r) = flag::<RateArg>("cbr-rate", &a.cbr_rate)? {
+            let mut any = false;
+            for n in names.iter_mut() {
+                if let CcArg(Transport::Datagram(DatagramConfig::Cbr(c))) = n {
+                    c.rate_bps = r.0.bits_per_sec().round() as u64;
+                    any = true;
+                }
+            }
+            if !any {
+                return Err("--cbr-rate: applies to `cbr` flows; add cbr to --cc".into());
+            }
         }
         let n = a.flows.unwrap_or(names.len() as u32);
         if n == 0 {
@@ -78,6 +91,8 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
         );
     } else if a.flows.is_some() {
         return Err("--flows: give the algorithms with --cc (e.g. --cc reno --flows 5)".into());
+    } else if a.cbr_rate.is_some() {
+        return Err("--cbr-rate: applies to `cbr` flows given with --cc (e.g. --cc cbr,reno --cbr-rate 50mbit)".into());
     }
     Ok(s)
 }

@@ -6,16 +6,20 @@
 //! | host increment scale | 1 | 1 | min(expected / received, 50) (`0f396a5b3`, `12a4288aa`) |
 //! | slow start (group / host) | `cwnd ≤ ssthresh`, uncapped | `cwnd < ssthresh` capped at ssthresh / `≤`, uncapped | `<`, capped / `<`, capped |
 //! | initial ssthresh, `ca_incr` | 50, 1 | 75, by template | 75, by template |
+//! | ssthresh divisor on a drop (T0..T3 / T4 / T5) | 2 / 1.5 / 1.5 | 1.5 / 4/3 / 5/4 | 1.5 / 4/3 / 5/4 |
 //! | reply to a retransmission | drop | drop | drop, then ack (`637ba35a2`) |
 //! | ICMP unreachable from a router | host down, no timing (`302547375`) | host down, timed (drop at try > 0) | ignored (`9ac591f9d`) |
 //! | error reply at try > 0 | timed | timed | not timed (`90ba6b97d`) |
 //! | `pingtime` | 5 s | 5 s | 1.25 s (`94e7a9cd4`) |
 //!
-//! Two entries are inferences, not read from the historical code: the pre-2007 group slow start
-//! test `cwnd ≤ ssthresh` comes from the ultra_scan code before `eddc2b083` (as it is stored in
-//! public mirrors); `eddc2b083` must have made the group test strict when it added the cap, or
-//! the capped window would stay at ssthresh for ever. Drop divisors are the spec's (today's) for
-//! every variant.
+//! Read from the ultra_scan code before `eddc2b083` (as it is stored in public mirrors:
+//! `init_perf_values` and `ultrascan_adjust_timing`): the pre-2007 slow start test `cwnd ≤
+//! ssthresh` with no cap, and the pre-2007 ssthresh divisors on a drop, 2 below -T4 and 1.5 at
+//! -T4/-T5 (`group_drop_ccthresh_divisor`, `host_drop_ccthresh_divisor`; the cwnd divisor was
+//! already 2). Two entries are inferences: `eddc2b083` must have made the group test strict when
+//! it added the cap, or the capped window would stay at ssthresh for ever; and `scaled-2007` gets
+//! today's divisors (1.5, 4/3, 5/4), which sit in the code beside the template-dependent
+//! `ca_incr` that the spec dates to `eddc2b083`.
 
 use super::perf::{ScanPerformanceVars, TimingTemplate};
 use crate::units::Time;
@@ -136,6 +140,11 @@ impl Variant {
                 p.initial_ssthresh = 50;
                 p.ca_incr = 1.0;
                 p.pingtime = Time::from_secs(5);
+                // `init_perf_values` before `eddc2b083`: ccthresh divided by 2 on a drop below
+                // -T4, by 1.5 at -T4 and -T5.
+                let d = if template.level() < 4 { 2.0 } else { 1.5 };
+                p.group_drop_ssthresh_divisor = d;
+                p.host_drop_ssthresh_divisor = d;
             }
             Variant::Scaled2007 => p.pingtime = Time::from_secs(5),
             Variant::Scaled => {}
@@ -177,6 +186,9 @@ mod tests {
     fn the_older_variants_keep_their_constants() {
         let u = Variant::Unscaled.perf(TimingTemplate::T4);
         assert_eq!((u.initial_ssthresh, u.ca_incr, u.pingtime), (50, 1.0, Time::from_secs(5)));
+        assert_eq!(u.group_drop_ssthresh_divisor, 1.5, "T4 before 2007-09");
+        let u3 = Variant::Unscaled.perf(TimingTemplate::T3);
+        assert_eq!((u3.group_drop_ssthresh_divisor, u3.host_drop_ssthresh_divisor), (2.0, 2.0));
         let s = Variant::Scaled2007.perf(TimingTemplate::T4);
         assert_eq!((s.initial_ssthresh, s.ca_incr, s.pingtime), (75, 2.0, Time::from_secs(5)));
         assert_eq!(Variant::Scaled.perf(TimingTemplate::T3).pingtime, Time::from_millis(1250));

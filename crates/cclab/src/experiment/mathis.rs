@@ -53,7 +53,11 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             },
             flows: vec![FlowConfig::new(CcConfig::from_name("reno").expect("reno exists"), Time::from_secs_f64(RTT))],
         };
-        let r = run_one(cfg, &opts.out.join(format!("p-{}", p * 100.0)))?;
+        let dir = opts.out.join(format!("p-{}", p * 100.0));
+        let r = run_one(cfg, &dir)?;
+        if p == 0.01 {
+            out.plot_run("Reno at p = 1 %: the saw-tooth the law averages", &dir, &r)?;
+        }
         let f = &r.summary.flows[0];
         let t0 = f.rtt_ms.mean / 1e3 + 0.2;
         let (m, pd) = (mathis_bps(p), padhye_bps(p, t0));

@@ -9,6 +9,7 @@
 
 mod mathis;
 mod nmap_scaling;
+mod sabul_table1;
 mod sackexp;
 mod sharkfest;
 mod table;
@@ -16,6 +17,7 @@ mod vegas_trials;
 
 pub use table::{Comparison, Table};
 
+use crate::plot::PlotFiles;
 use crate::run::simulate;
 use crate::UserError;
 use sim::{RunResult, SimConfig};
@@ -35,6 +37,17 @@ pub struct Output {
     pub comparisons: Vec<Comparison>,
     /// Free text for the report: assumptions, where we differ and why.
     pub notes: Vec<String>,
+    /// Plots for the report, under a heading each (files already written).
+    pub plots: Vec<(String, Vec<PlotFiles>)>,
+}
+
+impl Output {
+    /// Draws every plot of a run made by [`run_one`] (into `dir/plots`) for the report.
+    pub fn plot_run(&mut self, heading: &str, dir: &Path, r: &RunResult) -> Result<(), UserError> {
+        let files = crate::plot::plot_result(&dir.join("plots"), r)?;
+        self.plots.push((heading.to_string(), files));
+        Ok(())
+    }
 }
 
 pub struct Experiment {
@@ -74,6 +87,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         title: "Reno, Vegas and mVegas under the six netem conditions, five runs each",
         description: vegas_trials::DESCRIPTION,
         run: vegas_trials::run,
+    },
+    Experiment {
+        name: "sabul-table1",
+        seed: "001 (Experimental analysis of the SABUL congestion control algorithm)",
+        title: "Three SABUL connections: same interval shares fairly whatever the RTT, shorter interval takes more",
+        description: sabul_table1::DESCRIPTION,
+        run: sabul_table1::run,
     },
     Experiment {
         name: "nmap-scaling",
@@ -124,6 +144,6 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool) -> Result<()
     for n in &output.notes {
         println!("note: {n}");
     }
-    println!("wrote {}", out.display());
+    println!("wrote {} (open {} in a browser)", out.display(), out.join("report.html").display());
     Ok(())
 }

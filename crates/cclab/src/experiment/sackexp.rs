@@ -24,6 +24,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         &["RTT", "p", "algorithm", "throughput", "goodput", "efficiency", "goodput / lossless"],
     );
     let mut goodput = BTreeMap::new();
+    let mut out = Output::default();
     for &rtt in rtts {
         for &p in losses {
             for cc in ["none", "newreno"] {
@@ -42,7 +43,12 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     },
                     flows: vec![f],
                 };
-                let r = run_one(cfg, &opts.out.join(format!("rtt-{rtt}ms/p-{}/{cc}", p * 100.0)))?;
+                let dir = opts.out.join(format!("rtt-{rtt}ms/p-{}/{cc}", p * 100.0));
+                let r = run_one(cfg, &dir)?;
+                if rtt == 60 && p == 0.01 {
+                    let name = if cc == "none" { "SACKEXP" } else { "NewReno+SACK" };
+                    out.plot_run(&format!("{name}, RTT 60 ms, p = 1 %"), &dir, &r)?;
+                }
                 let s = &r.summary.flows[0];
                 goodput.insert((rtt, (p * 1e4) as u64, cc), s.goodput_bps);
                 let lossless = goodput[&(rtt, 0, cc)];
@@ -58,7 +64,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             }
         }
     }
-    let mut out = Output { tables: vec![t], ..Output::default() };
+    out.tables.push(t);
     let rel = |cc: &'static str, p: u64| goodput[&(60, p, cc)] / goodput[&(60, 0, cc)];
     out.comparisons.push(Comparison { metric: "SACKEXP goodput at p = 0.1 % / lossless (RTT 60 ms)".into(), ours: rel("none", 10), seed: 0.91, tolerance: 0.15, unit: "".into() });
     out.comparisons.push(Comparison { metric: "TCP SACK goodput at p = 0.1 % / lossless (RTT 60 ms)".into(), ours: rel("newreno", 10), seed: 0.65, tolerance: 0.25, unit: "".into() });

@@ -5,6 +5,7 @@
 //! fairness.
 
 use super::{run_one, Comparison, Options, Output, Table};
+use crate::plot::DelayPoint;
 use crate::UserError;
 use cc::{CcConfig, Rate, Time, ALGORITHMS};
 use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, RunResult, SimConfig};
@@ -49,6 +50,8 @@ fn goodput_between(r: &RunResult, from: f64, to: f64) -> Vec<f64> {
 }
 
 struct Row {
+    goodput_alone: f64,
+    rtt_p95_ms: f64,
     utilisation: f64,
     overflow_per_mpkt: f64,
     rtt_ms: f64,
@@ -60,7 +63,7 @@ struct Row {
     rtt_share: f64,
 }
 
-fn measure(cc: &str, fast: bool, out: &Path) -> Result<Row, UserError> {
+fn measure(cc: &str, fast: bool, out: &Path, plots: &mut Output) -> Result<Row, UserError> {
     let k = if fast { 3 } else { 1 }; // fast mode: a third of the durations
     let dir = |t: &str| out.join(cc).join(t);
     let alone = run_one(config(flows(cc, &[100]), 60 / k, 0.0), &dir("alone"))?;
@@ -87,7 +90,12 @@ fn measure(cc: &str, fast: bool, out: &Path) -> Result<Row, UserError> {
     let gf = goodput_between(&friendly, half(&friendly), friendly.summary.sim_time_s);
     let gr = goodput_between(&rtt, half(&rtt), rtt.summary.sim_time_s);
     let (s, e) = (40.0 / k as f64, 60.0 / k as f64);
+    if ["reno", "cubic", "bbr"].contains(&cc) {
+        plots.plot_run(&format!("{cc}: five flows starting 10 s apart (the talk's convergence test)"), &dir("convergence"), &conv)?;
+    }
     Ok(Row {
+        goodput_alone: alone.summary.flows[0].goodput_bps,
+        rtt_p95_ms: alone.summary.flows[0].rtt_ms.p95,
         utilisation: alone.summary.link.utilization,
         overflow_per_mpkt: alone.summary.link.overflow_events_per_mpkt,
         rtt_ms: alone.summary.flows[0].rtt_ms.mean,
@@ -131,8 +139,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         ],
     );
     let mut out = Output::default();
+    let mut points = Vec::new();
     for cc in &names {
-        let r = measure(cc, opts.fast, &opts.out)?;
+        let r = measure(cc, opts.fast, &opts.out, &mut out)?;
+        points.push(DelayPoint { label: cc.to_string(), throughput_mbps: r.goodput_alone / 1e6, delay_p95_ms: r.rtt_p95_ms });
         t.row(vec![
             cc.to_string(),
             format!("{:.1} %", r.utilisation * 100.0),
@@ -156,6 +166,14 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         }
     }
     out.tables.push(t);
+    let scatter = crate::plot::throughput_delay(
+        &opts.out.join("plots"),
+        "throughput-delay",
+        "alone on 40 Mbit/s, 100 ms, 1 BDP: goodput against 95th-percentile RTT",
+        ("goodput (Mbit/s)", "95th-percentile RTT (ms)"),
+        &points,
+    )?;
+    out.plots.insert(0, ("Throughput against delay, one point per algorithm (Pantheon's plot)".into(), vec![scatter]));
     // BBR under heavy random loss: the talk's 40 / 30 / 24 Mbit/s at 1 / 5 / 10 %.
     let mut b = Table::new("BBR under random loss (alone, 60 s)", &["loss", "goodput", "the talk"]);
     for (p, talk) in [(0.01, 40.0), (0.05, 30.0), (0.10, 24.0), (0.20, f64::NAN)] {

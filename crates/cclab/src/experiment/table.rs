@@ -117,7 +117,33 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
     }
     let p = opts.out.join("results.md");
     std::fs::write(&p, md).map_err(|err| io(&p, err.to_string()))?;
+    report(e, opts, out)?.write(&opts.out.join("report.html"))?;
     Ok(())
+}
+
+/// The experiment's `report.html`: description, parameters, tables, ours beside the seed's,
+/// notes and plots, in one self-contained file.
+fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report::Report, UserError> {
+    let mut r = crate::report::Report::new(&format!("cclab experiment {}: {}", e.name, e.title));
+    r.description(e.description);
+    r.parameter("experiment", e.name).parameter("seed document", e.seed).parameter("mode", if opts.fast { "fast" } else { "full" });
+    let results = r.section("Results");
+    for t in &out.tables {
+        results.table(&t.title, &t.header, &t.rows);
+    }
+    if !out.comparisons.is_empty() {
+        r.section("Ours beside the seed's").comparisons(&out.comparisons);
+    }
+    if !out.notes.is_empty() {
+        let notes = r.section("Notes");
+        for n in &out.notes {
+            notes.text(n);
+        }
+    }
+    for (heading, files) in &out.plots {
+        r.section(heading).plots(files)?;
+    }
+    Ok(r)
 }
 
 #[cfg(test)]

@@ -62,7 +62,11 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     },
                     flows: vec![f],
                 };
-                let r = run_one(cfg, &opts.out.join(format!("trial-{trial}/{cc}/run-{run}")))?;
+                let dir = opts.out.join(format!("trial-{trial}/{cc}/run-{run}"));
+                let r = run_one(cfg, &dir)?;
+                if run == 1 && trial == 1 {
+                    out.plot_run(&format!("{cc}, trial {trial}, run 1"), &dir, &r)?;
+                }
                 let mbps = r.summary.flows[0].goodput_bps / 1e6;
                 per_algo[k].push(mbps);
                 row.push(format!("{mbps:.2}"));

@@ -22,6 +22,7 @@ use rand_distr::{Distribution, Exp1};
 
 const RNG_UPLINK_LOSS: u64 = (2 << 32) + 2;
 const RNG_DOWNLINK_LOSS: u64 = (2 << 32) + 3;
+thread_local!(static TR: std::cell::Cell<f64> = std::cell::Cell::new(0.0));
 const RNG_JITTER: u64 = (2 << 32) + 4;
 
 /// One direction of a trip to an address: half its RTT, stretched by the path's jitter.
@@ -98,6 +99,11 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
             break;
         }
         let g = &scanner.batch().gstats;
+        if std::env::var("TRACE").is_ok() && (g.timing.cwnd - TR.with(|c| c.get())).abs() > 1e-9 {
+            let c = scanner.counters();
+            eprintln!("T {:.3} cwnd {:.2} ssth {} active {} sent {} repl {} drops {} to {:.3}", now.as_secs_f64(), g.timing.cwnd, g.timing.ssthresh, g.num_probes_active, g.ratio.probes_sent, g.ratio.probes_replied_to, c.group_drops, g.to.timeout().as_secs_f64());
+            TR.with(|c| c.set(g.timing.cwnd));
+        }
         let dt = (now - last_t).as_secs_f64();
         cwnd_area += g.timing.cwnd * dt;
         timeout_area += g.to.timeout().as_secs_f64() * dt;
@@ -112,8 +118,9 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
                 for s in &sends {
                     let Some(out) = uplink.offer(now, PACKET_BYTES) else { continue };
                     let rtt = match &addresses[s.token.target as usize] {
-                        Address::Up { rtt } | Address::Routed { rtt, .. } => *rtt,
-                        Address::Silent => continue,
+                        Address::Up { rtt, answers } if answers & (1 << s.probe_type) != 0 => *rtt,
+                        Address::Routed { rtt, .. } => *rtt,
+                        Address::Up { .. } | Address::Silent => continue,
                     };
                     let slot = packets.insert(Packet { token: s.token, answer: ReplyKind::Up });
                     q.schedule(out + one_way(rtt, net.jitter, &mut jitter), EventKind::DataArrival, slot, 0);
@@ -126,7 +133,7 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
             EventKind::DataArrival => {
                 let p = packets.slots[e.target as usize];
                 let answered = match &mut addresses[p.token.target as usize] {
-                    Address::Up { rtt } => Some((*rtt, ReplyKind::Up)),
+                    Address::Up { rtt, .. } => Some((*rtt, ReplyKind::Up)),
                     Address::Routed { rtt, router } => router.answers(now).then_some((*rtt, ReplyKind::Unreachable)),
                     Address::Silent => None,
                 };
