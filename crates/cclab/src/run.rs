@@ -181,17 +181,24 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
 }
 
 /// The main job: every algorithm alone on the same network, one row each.
+/// The datagram protocols the default comparison runs beside the TCP algorithms.
+const COMPARED_DATAGRAM: [&str; 4] = ["sabul", "sabul-2003", "udt", "tfrc"];
+
 fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
     let mut rows = Vec::new();
     let mut first_cfg = None;
-    for info in ALGORITHMS {
+    // Every TCP algorithm, then the responsive datagram protocols (not `cbr`, whose rate is
+    // whatever it is told).
+    let tcp = ALGORITHMS.iter().map(|a| (a.name, Transport::Tcp((a.default_config)())));
+    let datagram = COMPARED_DATAGRAM.iter().map(|&n| (n, Transport::Datagram(DatagramConfig::from_name(n).expect("a registered protocol"))));
+    for (name, transport) in tcp.chain(datagram) {
         let mut s = base.clone();
-        s.flows = Some(vec![FlowSpec { cc: Some(CcArg(sim::Transport::Tcp((info.default_config)()))), ..FlowSpec::default() }]);
+        s.flows = Some(vec![FlowSpec { cc: Some(CcArg(transport)), ..FlowSpec::default() }]);
         let cfg = s.resolve()?;
         first_cfg.get_or_insert_with(|| cfg.clone());
-        let result = simulate(cfg, a.quiet || a.json, info.name)?;
+        let result = simulate(cfg, a.quiet || a.json, name)?;
         if let Some(dir) = &a.out {
-            output::write_run(&dir.join(info.name), &s, &result)?;
+            output::write_run(&dir.join(name), &s, &result)?;
         }
         rows.push(result);
     }

@@ -169,17 +169,39 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
     assert_eq!(cclab(&["run", "--bogus"]).status.code(), Some(2));
 }
 
+/// Every TCP algorithm and datagram protocol, each with its family, source and parameters.
 #[test]
 fn list_shows_every_algorithm() {
     let o = cclab(&["list"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    for a in cc::algorithm_names() {
-        assert!(out.lines().any(|l| l.starts_with(a)), "{a} missing:\n{out}");
+    let protocols: Vec<&str> = cc::datagram::PROTOCOLS.iter().map(|p| p.name).collect();
+    for a in cc::algorithm_names().into_iter().chain(protocols.iter().copied()) {
+        assert!(out.lines().any(|l| l.split_whitespace().next() == Some(a)), "{a} missing:\n{out}");
     }
+    assert!(out.contains("source: RFC 9438") && out.contains("beta=0.7"), "CUBIC's source and parameters:\n{out}");
     let v: serde_json::Value = serde_json::from_slice(&cclab(&["list", "--json"]).stdout).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), cc::algorithm_names().len());
-    assert!(v[0]["family"].is_string() && v[0]["source"].is_string());
+    let all = v.as_array().unwrap();
+    assert_eq!(all.len(), cc::algorithm_names().len() + protocols.len());
+    for e in all {
+        assert!(e["family"].is_string() && e["source"].is_string() && e["parameters"].is_object(), "{e}");
+    }
+    let udt = all.iter().find(|e| e["name"] == "udt").unwrap();
+    assert_eq!((udt["family"].as_str(), udt["transport"].as_str()), (Some("rate"), Some("udp")));
+}
+
+/// Datagram protocols run from flags like TCP algorithms, and `--cbr-rate` needs a cbr flow.
+#[test]
+fn datagram_protocols_run_from_flags() {
+    let o = cclab(&["run", "--cc", "cbr,tfrc", "--cbr-rate", "5mbit", "--rate", "20mbit", "--duration", "5s", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let flows = v["flows"].as_array().unwrap();
+    assert_eq!((flows[0]["cc"].as_str(), flows[1]["cc"].as_str()), (Some("cbr"), Some("tfrc")));
+    let cbr = flows[0]["throughput_bps"].as_f64().unwrap();
+    assert!((cbr - 5e6).abs() < 0.05e6, "CBR sends its rate: {cbr}");
+    assert_user_error(&cclab(&["run", "--cc", "reno", "--cbr-rate", "5mbit"]), &["--cbr-rate", "cbr"]);
+    assert_user_error(&cclab(&["run", "--cc", "cbr", "--cbr-rate", "5 parsecs"]), &["--cbr-rate"]);
 }
 
 #[test]

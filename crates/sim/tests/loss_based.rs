@@ -3,13 +3,9 @@
 
 mod common;
 use ::sim::qdisc::{QdiscConfig, StepConfig};
-use ::sim::{QueueLimit, RunResult};
+use ::sim::QueueLimit;
 use cc::{CcConfig, Time, ALGORITHMS};
 use common::*;
-
-fn alone(cc: &str, mbit: f64, rtt_ms: u64, secs: u64) -> RunResult {
-    simulate(1, secs, link(mbit, QueueLimit::Bdp(1.0)), vec![flow(cc, rtt_ms)])
-}
 
 /// Algorithms that leave slow start far below the BDP by design and then grow about one
 /// segment per RTT, so that on a 100 ms path they need more than 30 s to fill the link: mVegas

@@ -68,7 +68,8 @@ mod tests {
 
     #[test]
     fn the_population_has_the_asked_counts_and_depends_only_on_the_seed() {
-        let cfg = ScanConfig { hosts: 1000, up: 45, ..ScanConfig::default() };
+        let mut cfg = ScanConfig { hosts: 1000, up: 45, ..ScanConfig::default() };
+        cfg.network.unreachable_fraction = 0.10;
         let a = draw(&cfg);
         let up = a.iter().filter(|x| matches!(x, Address::Up { .. })).count();
         let routed = a.iter().filter(|x| matches!(x, Address::Routed { .. })).count();
@@ -78,5 +79,7 @@ mod tests {
         };
         assert_eq!(rtts(&a), rtts(&draw(&cfg)));
         assert_ne!(rtts(&a), rtts(&draw(&ScanConfig { seed: 2, ..cfg })));
+        // Every up host answers at least one of its probe types.
+        assert!(a.iter().all(|x| !matches!(x, Address::Up { answers: 0, .. })));
     }
 }

@@ -1,6 +1,6 @@
 //! The event loop of a scan: the scanner ([`cc::scan::HostDiscovery`]) sends probes through
-//! its access link to the target addresses; up hosts and routers answer after the address's
-//! RTT; answers come back through the access link.
+//! its access link to the target addresses; up hosts (for the probe types they answer) and
+//! routers answer after the address's RTT; answers come back through the access link.
 //!
 //! The simulator's [`EventQueue`] carries four kinds of events: `SenderTimer` (the scanner's
 //! wake-up; `aux` is its generation, stale ones are skipped), `DataArrival` (a probe reaches its
@@ -22,7 +22,6 @@ use rand_distr::{Distribution, Exp1};
 
 const RNG_UPLINK_LOSS: u64 = (2 << 32) + 2;
 const RNG_DOWNLINK_LOSS: u64 = (2 << 32) + 3;
-thread_local!(static TR: std::cell::Cell<f64> = std::cell::Cell::new(0.0));
 const RNG_JITTER: u64 = (2 << 32) + 4;
 
 /// One direction of a trip to an address: half its RTT, stretched by the path's jitter.
@@ -99,11 +98,6 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
             break;
         }
         let g = &scanner.batch().gstats;
-        if std::env::var("TRACE").is_ok() && (g.timing.cwnd - TR.with(|c| c.get())).abs() > 1e-9 {
-            let c = scanner.counters();
-            eprintln!("T {:.3} cwnd {:.2} ssth {} active {} sent {} repl {} drops {} to {:.3}", now.as_secs_f64(), g.timing.cwnd, g.timing.ssthresh, g.num_probes_active, g.ratio.probes_sent, g.ratio.probes_replied_to, c.group_drops, g.to.timeout().as_secs_f64());
-            TR.with(|c| c.set(g.timing.cwnd));
-        }
         let dt = (now - last_t).as_secs_f64();
         cwnd_area += g.timing.cwnd * dt;
         timeout_area += g.to.timeout().as_secs_f64() * dt;
