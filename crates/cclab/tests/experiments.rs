@@ -92,3 +92,42 @@ fn sabul_table1_same_interval_rows_are_fair() {
         assert!(jain >= 0.95, "row {}: {} Mb/s, Jain {jain}", r[0], r[4]);
     }
 }
+
+/// Seed 002, the talk's qualitative results on its 40 Mbit/s, 100 ms link: Scalable takes more
+/// than its share against Reno and Vegas less ("when Vegas is not alone"); under 1 % random loss
+/// CUBIC and Reno collapse while BBR keeps most of the link, and at 5 % BBR still gets well over
+/// half of it (the talk: 30 Mbit/s).
+#[test]
+fn sharkfest_reproduces_the_talks_orderings() {
+    let dir = tempfile::tempdir().unwrap();
+    run_experiment("sharkfest", dir.path());
+    assert!(dir.path().join("report.html").exists());
+    let t = rows(&dir.path().join("the-talk-s-tests-one-row-per-algorithm-40-mbit-s-100-ms-1-bdp.csv"));
+    let cell = |alg: &str, col: usize| t.iter().find(|r| r[0] == alg).map(|r| r[col].clone()).unwrap();
+    let share = |alg: &str| cell(alg, 5).parse::<f64>().unwrap();
+    assert!(share("scalable") > 0.5, "Scalable vs Reno: {}", share("scalable"));
+    assert!(share("vegas") < 0.5, "Vegas vs Reno: {}", share("vegas"));
+    let lossy = |alg: &str| mbit(&cell(alg, 7));
+    for loser in ["reno", "cubic"] {
+        assert!(lossy("bbr") > 5.0 * lossy(loser), "1 % loss: BBR {} vs {loser} {}", lossy("bbr"), lossy(loser));
+    }
+    assert!(lossy("bbr") > 0.6 * 40.0, "BBR at 1 %: {}", lossy("bbr"));
+    let b = rows(&dir.path().join("bbr-under-random-loss-alone-60-s.csv"));
+    let at5 = b.iter().find(|r| r[0] == "5 %").map(|r| mbit(&r[1])).unwrap();
+    assert!(at5 > 20.0, "BBR at 5 %: {at5} Mbit/s");
+}
+
+/// Seed 000: the response-rate-scaled group window (scaled-2007) makes the 10000-address scan
+/// faster than the unscaled one (the seed: 1984 s vs 1586 s), and every variant finds the hosts
+/// that answered. (On 500 and 5000 addresses our model has the two tie; see the experiment's
+/// notes and crates/sim/src/scan/mod.rs.)
+#[test]
+fn nmap_scaling_makes_the_10000_address_scan_faster() {
+    let dir = tempfile::tempdir().unwrap();
+    run_experiment("nmap-scaling", dir.path());
+    let t = rows(&dir.path().join("scan-time-ours-beside-the-seed-s.csv"));
+    assert_eq!(t.len(), 3);
+    let secs = |c: &str| c.trim_end_matches(" s").parse::<f64>().unwrap();
+    let big = t.iter().find(|r| r[0] == "10000").unwrap();
+    assert!(secs(&big[4]) < secs(&big[3]), "scaled-2007 {} vs unscaled {}", big[4], big[3]);
+}
