@@ -139,9 +139,15 @@ impl SimConfig {
         }
     }
 
-    /// The longest base RTT among the flows (plus netem delay): the RTT a BDP refers to.
+    /// Flow `i`'s round-trip time without queueing: its path's RTT plus the netem delays of
+    /// both directions.
+    pub fn base_rtt(&self, i: usize) -> Time {
+        self.flows[i].rtt + self.link.netem.delay + self.link.reverse_netem.delay
+    }
+
+    /// The longest base RTT among the flows: the RTT a BDP refers to.
     pub fn reference_rtt(&self) -> Time {
-        self.flows.iter().map(|f| f.rtt).max().unwrap_or(Time::ZERO) + self.link.netem.delay + self.link.reverse_netem.delay
+        (0..self.flows.len()).map(|i| self.base_rtt(i)).max().unwrap_or(Time::ZERO)
     }
 
     /// Sender access-link rate of flow `i` (explicit, or 10x the bottleneck).

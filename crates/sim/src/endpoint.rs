@@ -57,7 +57,15 @@ pub struct Sample {
 
 pub enum Endpoint {
     Tcp { sender: SenderCore, receiver: Receiver },
-    Datagram { sender: Box<dyn DatagramSender + Send>, receiver: Box<dyn DatagramReceiver + Send>, mss: Bytes },
+    Datagram {
+        sender: Box<dyn DatagramSender + Send>,
+        receiver: Box<dyn DatagramReceiver + Send>,
+        mss: Bytes,
+        /// The transfer's size, if finite (its last packet may be shorter than `mss`).
+        data_limit: Option<Bytes>,
+        /// The receiver's feedback for one call, reused so that no packet costs an allocation.
+        ctrl: Vec<CtrlMsg>,
+    },
 }
 
 impl Endpoint {
@@ -131,8 +139,12 @@ impl Endpoint {
             (Endpoint::Tcp { sender, .. }, Back::Ack(ack)) => sender.on_ack(now, ack).rtt_sample,
             (Endpoint::Datagram { sender, .. }, Back::Ctrl(msg)) => {
                 sender.on_control(now, msg);
-                match msg {
-                    CtrlMsg::Ack { .. } | CtrlMsg::TfrcReport { .. } => sender.rtt(),
+                // An RTT sample where the feedback carries one: UDT's full ACK has the
+                // receiver's RTT; a TFRC report gives `(now − t_recvdata) − t_delay` (RFC 5348
+                // §4.3). SABUL's and CBR's feedback has none, and neither has UDT's light ACK.
+                match *msg {
+                    CtrlMsg::Ack { rtt: Some(rtt), .. } => Some(rtt),
+                    CtrlMsg::TfrcReport { echo, delay, .. } => Some((now - echo).saturating_sub(delay)),
                     _ => None,
                 }
             }
@@ -148,7 +160,7 @@ impl Endpoint {
                     out.push(Back::Ack(ack));
                 }
             }
-            Endpoint::Datagram { receiver, .. } => {
+            Endpoint::Datagram { receiver, ctrl, .. } => {
                 let arrival = DgArrival {
                     seq: p.seq,
                     len: p.len as Bytes,
@@ -156,9 +168,8 @@ impl Endpoint {
                     ce: p.ecn == crate::packet::CE,
                     sender_rtt: (p.hdr_rtt > Time::ZERO).then_some(p.hdr_rtt),
                 };
-                let mut msgs = Vec::new();
-                receiver.on_data(now, &arrival, &mut msgs);
-                out.extend(msgs.into_iter().map(Back::Ctrl));
+                receiver.on_data(now, &arrival, ctrl);
+                out.extend(ctrl.drain(..).map(Back::Ctrl));
             }
         }
     }
@@ -177,10 +188,9 @@ impl Endpoint {
                     out.push(Back::Ack(ack));
                 }
             }
-            Endpoint::Datagram { receiver, .. } => {
-                let mut msgs = Vec::new();
-                receiver.on_timer(now, &mut msgs);
-                out.extend(msgs.into_iter().map(Back::Ctrl));
+            Endpoint::Datagram { receiver, ctrl, .. } => {
+                receiver.on_timer(now, ctrl);
+                out.extend(ctrl.drain(..).map(Back::Ctrl));
             }
         }
     }
@@ -198,15 +208,18 @@ impl Endpoint {
                     bytes_delivered: s.bytes_delivered,
                 }
             }
-            Endpoint::Datagram { sender, receiver, mss } => {
+            Endpoint::Datagram { sender, receiver, mss, data_limit, .. } => {
                 let s = sender.stats();
+                // Distinct packets times the MSS, capped at the transfer's size: exact once the
+                // short last packet has arrived, at most one MSS high before.
+                let received = receiver.packets_received() * *mss;
                 FlowCounters {
                     segments_sent: s.packets_sent,
                     bytes_sent: s.bytes_sent,
                     retransmits: s.retransmits,
                     timeouts: s.timeouts,
                     loss_episodes: s.congestion_events,
-                    bytes_delivered: receiver.packets_received() * *mss,
+                    bytes_delivered: data_limit.map_or(received, |d| received.min(d)),
                 }
             }
         }

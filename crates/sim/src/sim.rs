@@ -78,6 +78,9 @@ pub struct Simulation {
     /// Per-flow ACK processing jitter (Floyd & Jacobson's random overhead).
     host_jitter: Time,
     jitter_rng: cc::CcRng,
+    /// Feedback a receiver produced in one event, before it is sent back: one buffer reused
+    /// for every event, so that no packet costs an allocation.
+    back_scratch: Vec<Back>,
 }
 
 impl Simulation {
@@ -124,7 +127,7 @@ impl Simulation {
                     Transport::Datagram(dg) => {
                         let init = cc::datagram::DgInit { mss: f.sender.mss, data_limit: f.sender.data_limit, rng };
                         let (sender, receiver) = dg.build(init);
-                        (Endpoint::Datagram { sender, receiver, mss: f.sender.mss }, UDP_HEADER_BYTES)
+                        (Endpoint::Datagram { sender, receiver, mss: f.sender.mss, data_limit: f.sender.data_limit, ctrl: Vec::new() }, UDP_HEADER_BYTES)
                     }
                 };
                 events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
@@ -186,6 +189,7 @@ impl Simulation {
             reverse_delay: DelayProcess::new(&cfg.link.reverse_netem, component_rng(cfg.seed, RNG_REVERSE_DELAY)),
             host_jitter: cfg.link.host_jitter.unwrap_or_else(|| cfg.initial_rate().tx_time(1500)),
             jitter_rng: component_rng(cfg.seed, RNG_HOST_JITTER),
+            back_scratch: Vec::new(),
             cfg,
         })
     }
@@ -261,11 +265,10 @@ impl Simulation {
                 EventKind::ReceiverTimer => {
                     if e.aux == self.flows[i].rx_timer_gen {
                         self.flows[i].rx_timer_at = None;
-                        let mut out = Vec::new();
+                        let mut out = std::mem::take(&mut self.back_scratch);
                         self.flows[i].ep.receiver_on_timer(self.now, &mut out);
-                        for back in out {
-                            self.send_back(i, back);
-                        }
+                        self.send_all_back(i, &mut out);
+                        self.back_scratch = out;
                         self.arm_receiver_timer(i);
                     }
                 }
@@ -286,7 +289,7 @@ impl Simulation {
                     // The SYN exchange is not simulated; its RTT sample (the path's base RTT)
                     // seeds the sender's estimator as it would.
                     if let Endpoint::Tcp { sender, .. } = &mut f.ep {
-                        sender.on_handshake(self.cfg.flows[i].rtt + self.cfg.link.netem.delay + self.cfg.link.reverse_netem.delay);
+                        sender.on_handshake(self.cfg.base_rtt(i));
                     }
                     f.started = true;
                     f.active = true;
@@ -423,20 +426,26 @@ impl Simulation {
 
     fn on_data_arrival(&mut self, i: usize) {
         let now = self.now;
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.back_scratch);
         while let Some(p) = self.flows[i].data_pipe.pop_due(now) {
             self.flows[i].arrivals += 1;
             self.flows[i].ep.on_data(now, &p, &mut out);
         }
-        for back in out {
-            self.send_back(i, back);
-        }
+        self.send_all_back(i, &mut out);
+        self.back_scratch = out;
         let f = &mut self.flows[i];
         if let Some(t) = f.data_pipe.head_time() {
             f.data_gen = f.data_gen.wrapping_add(1);
             self.events.schedule(t, EventKind::DataArrival, i as u32, f.data_gen);
         }
         self.arm_receiver_timer(i);
+    }
+
+    /// Sends everything in `out` back to flow `i`'s sender, leaving `out` empty.
+    fn send_all_back(&mut self, i: usize, out: &mut Vec<Back>) {
+        for back in out.drain(..) {
+            self.send_back(i, back);
+        }
     }
 
     fn send_back(&mut self, i: usize, back: Back) {

@@ -22,4 +22,8 @@ pub trait Tap {
     fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo);
     fn data_sent(&mut self, now: Time, packet: &DataPacket);
     fn feedback_received(&mut self, now: Time, flow: u32, back: &Back);
+    /// The run is over: flush what the tap keeps (a capture file) and report the first error.
+    fn finish(self: Box<Self>) -> Result<(), String> {
+        Ok(())
+    }
 }
