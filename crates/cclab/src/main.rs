@@ -11,6 +11,7 @@ mod run;
 mod scan_cmd;
 mod scenario;
 mod sweep;
+mod table;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
 //! Tables on the terminal and the machine-readable files of a run.
 
 use crate::scenario::Scenario;
+use crate::table::Table;
 use crate::UserError;
 use cc::ALGORITHMS;
 use sim::{RunResult, SimConfig};
@@ -25,37 +26,6 @@ fn fmt_bytes(b: u64) -> String {
         format!("{:.1} KB", b as f64 / 1e3)
     } else {
         format!("{b} B")
-    }
-}
-
-/// A plain left-aligned text table.
-struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    fn new(header: &[&str]) -> Table {
-        Table { header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
-    }
-    fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells);
-    }
-    fn render(&self) -> String {
-        let n = self.header.len();
-        let widths: Vec<usize> = (0..n)
-            .map(|c| self.rows.iter().map(|r| r[c].chars().count()).chain([self.header[c].len()]).max().unwrap_or(0))
-            .collect();
-        let mut out = String::new();
-        let line = |cells: &[String], out: &mut String| {
-            let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
-            let _ = writeln!(out, "{}", parts.join("  ").trim_end());
-        };
-        line(&self.header, &mut out);
-        for r in &self.rows {
-            line(r, &mut out);
-        }
-        out
     }
 }
 
@@ -96,26 +66,33 @@ fn rtt_cell(r: &sim::results::Dist) -> String {
     format!("{:.1} / {:.1} / {:.1}", r.min, r.mean, r.p95)
 }
 
+/// The per-flow table's columns, on the terminal and in `report.html`.
+pub const FLOW_COLUMNS: [&str; 9] =
+    ["flow", "cc", "active (s)", "throughput", "goodput", "retrans", "timeouts", "loss episodes", "rtt min/mean/p95 (ms)"];
+
+/// One flow's row under [`FLOW_COLUMNS`].
+pub fn flow_row(f: &sim::results::FlowSummary) -> Vec<String> {
+    vec![
+        f.id.to_string(),
+        f.cc.clone(),
+        format!("{:.1}-{:.1}", f.start_s, f.end_s),
+        fmt_rate(f.throughput_bps),
+        fmt_rate(f.goodput_bps),
+        f.retransmits.to_string(),
+        f.timeouts.to_string(),
+        f.loss_episodes.to_string(),
+        rtt_cell(&f.rtt_ms),
+    ]
+}
+
 pub fn print_run(cfg: &SimConfig, r: &RunResult, netem: Option<&str>) {
     let s = &r.summary;
     println!("{} flow{}: {}\n", s.flows.len(), if s.flows.len() == 1 { "" } else { "s" }, network_line(cfg, netem));
-    let mut t = Table::new(&[
-        "flow", "cc", "active (s)", "throughput", "goodput", "retrans", "timeouts", "loss episodes", "rtt min/mean/p95 (ms)",
-    ]);
+    let mut t = Table::new("", &FLOW_COLUMNS);
     for f in &s.flows {
-        t.row(vec![
-            f.id.to_string(),
-            f.cc.clone(),
-            format!("{:.1}-{:.1}", f.start_s, f.end_s),
-            fmt_rate(f.throughput_bps),
-            fmt_rate(f.goodput_bps),
-            f.retransmits.to_string(),
-            f.timeouts.to_string(),
-            f.loss_episodes.to_string(),
-            rtt_cell(&f.rtt_ms),
-        ]);
+        t.row(flow_row(f));
     }
-    print!("{}", t.render());
+    print!("{}", t.render_text());
     let l = &s.link;
     println!(
         "\nlink: utilisation {:.1} %, drops {} ({} overflow in {} overflow events, {} AQM, {} random), {} ECN marks, queueing delay mean {:.1} ms p95 {:.1} ms, queue mean {:.1} p95 {:.0} packets",
@@ -139,16 +116,19 @@ pub fn print_run(cfg: &SimConfig, r: &RunResult, netem: Option<&str>) {
 
 pub fn print_comparison(cfg: &SimConfig, rows: &[RunResult], netem: Option<&str>) {
     println!("Each algorithm alone: {}\n", network_line(cfg, netem));
-    let mut t = Table::new(&[
-        "algorithm",
-        "goodput",
-        "utilisation",
-        "retrans",
-        "timeouts",
-        "rtt mean/p95 (ms)",
-        "queue delay mean/p95 (ms)",
-        "overflow events",
-    ]);
+    let mut t = Table::new(
+        "",
+        &[
+            "algorithm",
+            "goodput",
+            "utilisation",
+            "retrans",
+            "timeouts",
+            "rtt mean/p95 (ms)",
+            "queue delay mean/p95 (ms)",
+            "overflow events",
+        ],
+    );
     for r in rows {
         let f = &r.summary.flows[0];
         let l = &r.summary.link;
@@ -163,7 +143,7 @@ pub fn print_comparison(cfg: &SimConfig, rows: &[RunResult], netem: Option<&str>
             l.overflow_events.to_string(),
         ]);
     }
-    print!("{}", t.render());
+    print!("{}", t.render_text());
     println!("\n`cclab run --cc NAME ...` runs one; `cclab list` describes them; `--json` and `--out DIR` give the figures as files.");
 }
 

@@ -24,12 +24,9 @@ use pcap_file::{DataLink, Endianness, TsResolution};
 use sim::endpoint::Back;
 use sim::packet::{DataPacket, NOT_ECT};
 use sim::tap::{FlowInfo, Tap};
-use sim::{RunResult, Simulation};
-use std::cell::RefCell;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;
-use std::rc::Rc;
 use std::time::Duration;
 
 /// Bytes captured of each frame at most (`tcpdump -s 128`): every header fits.
@@ -359,24 +356,6 @@ impl PcapTap {
         Ok(PcapTap { sink: Sink { writer, path: name, error: None }, frames: FrameBuilder::default(), flows: Vec::new() })
     }
 
-    /// Runs `sim` with this tap and gives it back with the result, to [`finish`](Self::finish).
-    pub fn run(self, sim: Simulation, progress: impl FnMut(f64)) -> (RunResult, PcapTap) {
-        let shared = Rc::new(RefCell::new(self));
-        let (result, lent) = sim.run_with_tap(Box::new(Lent(Rc::clone(&shared))), progress);
-        drop(lent);
-        let tap = Rc::try_unwrap(shared).ok().expect("the simulation gave the tap back").into_inner();
-        (result, tap)
-    }
-
-    /// Flushes the file; reports the first error.
-    pub fn finish(self) -> Result<(), String> {
-        let Sink { writer, path, error } = self.sink;
-        if let Some(e) = error {
-            return Err(e);
-        }
-        writer.into_writer().into_inner().map_err(|e| format!("{path}: {}", e.error()))?;
-        Ok(())
-    }
 }
 
 impl Tap for PcapTap {
@@ -423,20 +402,15 @@ impl Tap for PcapTap {
         };
         self.sink.write(now, frame);
     }
-}
 
-/// The tap as the simulation holds it while [`PcapTap::run`] keeps it too.
-struct Lent(Rc<RefCell<PcapTap>>);
-
-impl Tap for Lent {
-    fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo) {
-        self.0.borrow_mut().flow_started(now, flow, info)
-    }
-    fn data_sent(&mut self, now: Time, packet: &DataPacket) {
-        self.0.borrow_mut().data_sent(now, packet)
-    }
-    fn feedback_received(&mut self, now: Time, flow: u32, back: &Back) {
-        self.0.borrow_mut().feedback_received(now, flow, back)
+    /// Flushes the file; reports the first error.
+    fn finish(self: Box<Self>) -> Result<(), String> {
+        let Sink { writer, path, error } = self.sink;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        writer.into_writer().into_inner().map_err(|e| format!("{path}: {}", e.error()))?;
+        Ok(())
     }
 }
 
@@ -664,7 +638,7 @@ mod tests {
         tap.data_sent(Time(300_000_000), &packet(1, 0, 1000));
         tap.feedback_received(Time(400_000_000), 1, &Back::Ctrl(CtrlMsg::Syn { received: 1 }));
         tap.feedback_received(Time(400_000_000), 9, &Back::Ctrl(CtrlMsg::Syn { received: 1 }));
-        tap.finish().unwrap();
+        Box::new(tap).finish().unwrap();
 
         let mut reader = PcapReader::new(File::open(&path).unwrap()).unwrap();
         let h = reader.header();

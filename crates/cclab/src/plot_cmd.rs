@@ -1,15 +1,11 @@
 //! `cclab plot RESULTS_DIR`: the plots of a run from its files, into `RESULTS_DIR/plots/`, and
 //! `RESULTS_DIR/report.html` with the summary tables and the plots.
 
-use crate::output::fmt_rate;
+use crate::output::{self, fmt_rate};
 use crate::plot::{self, PlotFiles, RunData};
 use crate::report::Report;
 use crate::UserError;
 use std::path::Path;
-
-fn dist_cell(d: &plot::data::Dist) -> String {
-    format!("{:.1} / {:.1} / {:.1}", d.min, d.mean, d.p95)
-}
 
 /// A run's report: parameters, the per-flow and link tables, the plots, and the scenario
 /// file that repeats the run (when there is one).
@@ -17,7 +13,8 @@ pub fn run_report(d: &RunData, plots: &[PlotFiles], scenario: Option<&str>) -> R
     let s = &d.summary;
     let l = &s.link;
     let mut algorithms: Vec<&str> = s.flows.iter().map(|f| f.cc.as_str()).collect();
-    algorithms.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    algorithms.retain(|a| seen.insert(*a));
     let mut r = Report::new(&format!("cclab run: {}", algorithms.join(", ")));
     r.description(&format!(
         "{} flow{} through a {} bottleneck ({} queue), {} s simulated. Throughput is payload sent per second, retransmissions included; goodput is payload delivered per second, each byte once.",
@@ -33,23 +30,7 @@ pub fn run_report(d: &RunData, plots: &[PlotFiles], scenario: Option<&str>) -> R
         .parameter("queue discipline", &l.queue)
         .parameter("simulated time", format!("{} s", s.sim_time_s))
         .parameter("seed", s.seed);
-    let flows: Vec<Vec<String>> = s
-        .flows
-        .iter()
-        .map(|f| {
-            vec![
-                f.id.to_string(),
-                f.cc.clone(),
-                format!("{:.1}-{:.1}", f.start_s, f.end_s),
-                fmt_rate(f.throughput_bps),
-                fmt_rate(f.goodput_bps),
-                f.retransmits.to_string(),
-                f.timeouts.to_string(),
-                f.loss_episodes.to_string(),
-                dist_cell(&f.rtt_ms),
-            ]
-        })
-        .collect();
+    let flows: Vec<Vec<String>> = s.flows.iter().map(output::flow_row).collect();
     let link = vec![vec![
         format!("{:.1} %", l.utilization * 100.0),
         l.drops.to_string(),
@@ -59,11 +40,7 @@ pub fn run_report(d: &RunData, plots: &[PlotFiles], scenario: Option<&str>) -> R
         format!("{:.1} / {:.0}", l.queue_packets.mean, l.queue_packets.p95),
     ]];
     r.section("Results")
-        .table(
-            "flows",
-            &["flow", "cc", "active (s)", "throughput", "goodput", "retrans", "timeouts", "loss episodes", "rtt min/mean/p95 (ms)"],
-            &flows,
-        )
+        .table("flows", &output::FLOW_COLUMNS, &flows)
         .table(
             "bottleneck",
             &["utilisation", "drops", "overflow events", "ECN marks", "queueing delay mean/p95 (ms)", "queue mean/p95 (packets)"],

@@ -91,7 +91,6 @@ impl Section {
     }
 
     /// Ours beside the seed's: ✓ within tolerance, ✗ on a highlighted row when not.
-    #[allow(dead_code)] // for experiments
     pub fn comparisons(&mut self, cs: &[Comparison]) -> &mut Self {
         self.blocks.push(Block::Comparisons(cs.to_vec()));
         self

@@ -7,6 +7,7 @@ use crate::{RunArgs, UserError};
 use cc::datagram::DatagramConfig;
 use cc::ALGORITHMS;
 use indicatif::{ProgressBar, ProgressStyle};
+use sim::tap::Tap;
 use sim::{RunResult, SimConfig, Simulation, Transport};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -24,7 +25,8 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     s.link.buffer = flag::<BufferArg>("buffer", &a.buffer)?;
     s.link.loss = flag::<PercentArg>("loss", &a.loss)?;
     s.link.queue = flag::<QueueArg>("queue", &a.queue)?;
-    s.link.trace = a.trace_down.clone();
+    // Absolute, like a scenario file's (see `Scenario::rebase_paths`).
+    s.link.trace = a.trace_down.as_ref().map(|t| std::fs::canonicalize(t).map_or_else(|_| t.clone(), |p| p.display().to_string()));
     if let Some(n) = &a.netem {
         sim::Netem::parse(n).map_err(|e| UserError(format!("--netem: {e}")))?;
         s.link.netem = Some(n.clone());
@@ -99,20 +101,20 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
 
 /// Runs one configuration with a progress bar that appears if the run lasts over a second.
 pub fn simulate(cfg: SimConfig, quiet: bool, label: &str) -> Result<RunResult, UserError> {
-    simulate_with(cfg, quiet, label, |sim, progress| (sim.run(progress), ())).map(|(result, ())| result)
+    simulate_tapped(cfg, quiet, label, None).map(|(result, _)| result)
 }
 
-/// `simulate`, with `run` running the simulation (e.g. with a tap) and handing back what it keeps.
-fn simulate_with<T>(
+/// `simulate` with a tap on every packet (a pcap writer), handed back after the run.
+fn simulate_tapped(
     cfg: SimConfig,
     quiet: bool,
     label: &str,
-    run: impl FnOnce(Simulation, &mut dyn FnMut(f64)) -> (RunResult, T),
-) -> Result<(RunResult, T), UserError> {
+    tap: Option<Box<dyn Tap>>,
+) -> Result<(RunResult, Option<Box<dyn Tap>>), UserError> {
     let started = Instant::now();
     let sim = Simulation::new(cfg).map_err(UserError)?;
     let mut bar: Option<ProgressBar> = None;
-    let (mut result, kept) = run(sim, &mut |frac| {
+    let progress = |frac: f64| {
         if quiet {
             return;
         }
@@ -129,12 +131,19 @@ fn simulate_with<T>(
         if let Some(b) = &bar {
             b.set_position((frac * 1000.0) as u64);
         }
-    });
+    };
+    let (mut result, tap) = match tap {
+        Some(tap) => {
+            let (result, tap) = sim.run_with_tap(tap, progress);
+            (result, Some(tap))
+        }
+        None => (sim.run(progress), None),
+    };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     result.summary.wall_time_s = started.elapsed().as_secs_f64();
-    Ok((result, kept))
+    Ok((result, tap))
 }
 
 pub fn run(a: &RunArgs) -> Result<(), UserError> {
@@ -159,9 +168,9 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
     let cfg = scenario.resolve()?;
     let result = match &a.pcap {
         Some(path) => {
-            let tap = PcapTap::create(path)?;
-            let (result, tap) = simulate_with(cfg.clone(), a.quiet || a.json, "simulating", |sim, progress| tap.run(sim, progress))?;
-            tap.finish()?;
+            let tap: Box<dyn Tap> = Box::new(PcapTap::create(path)?);
+            let (result, tap) = simulate_tapped(cfg.clone(), a.quiet || a.json, "simulating", Some(tap))?;
+            tap.expect("the simulation hands the tap back").finish()?;
             result
         }
         None => simulate(cfg.clone(), a.quiet || a.json, "simulating")?,

@@ -351,7 +351,10 @@ impl Scenario {
                 rate: Some(rate(cfg.link.rate)),
                 buffer: Some(BufferArg(cfg.link.buffer, buffer)),
                 queue: Some(QueueArg(cfg.link.qdisc.clone())),
-                trace: cfg.link.trace.as_ref().map(|t| t.name.clone()),
+                // Absolute, since the written file is read from another directory.
+                trace: cfg.link.trace.as_ref().map(|t| {
+                    std::fs::canonicalize(&t.name).map_or_else(|_| t.name.clone(), |p| p.display().to_string())
+                }),
                 netem: (!netem.is_empty()).then_some(netem),
                 netem_reverse: (!netem_reverse.is_empty()).then_some(netem_reverse),
                 host_jitter: cfg.link.host_jitter.map(time),
@@ -365,12 +368,14 @@ impl Scenario {
         }
     }
 
-    /// Makes the relative paths in the scenario (trace files) relative to `dir`, the
-    /// directory of the scenario file.
+    /// Resolves the relative paths in the scenario (trace files) against `dir`, the directory
+    /// of the scenario file, to absolute ones, so that the scenario a run writes next to its
+    /// results still names the same files when read from there.
     pub fn rebase_paths(&mut self, dir: &std::path::Path) {
         if let Some(t) = &mut self.link.trace {
             if std::path::Path::new(t.as_str()).is_relative() {
-                *t = dir.join(&*t).display().to_string();
+                let joined = dir.join(&*t);
+                *t = std::fs::canonicalize(&joined).unwrap_or(joined).display().to_string();
             }
         }
     }

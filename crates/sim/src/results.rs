@@ -2,10 +2,10 @@
 
 use crate::sim::Simulation;
 use crate::stats::{jain_index, Histogram};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// min / mean / p95 / max of a distribution, in the unit the field's name gives.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Dist {
     pub min: f64,
     pub mean: f64,
@@ -24,7 +24,7 @@ impl Dist {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlowSummary {
     pub id: u32,
     pub cc: String,
@@ -48,7 +48,7 @@ pub struct FlowSummary {
     pub completion_time_s: Option<f64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LinkSummary {
     /// Mean capacity over the run.
     pub capacity_bps: f64,
@@ -75,7 +75,7 @@ pub struct LinkSummary {
     pub queue_limit_bytes: Option<u64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub seed: u64,
     pub sim_time_s: f64,
@@ -94,7 +94,7 @@ pub struct Summary {
 }
 
 /// Conservation of data packets: `sent = delivered + dropped + in_network` at the end.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Accounting {
     /// Data packets the senders transmitted (retransmissions included).
     pub sent: u64,

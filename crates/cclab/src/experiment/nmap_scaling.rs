@@ -102,5 +102,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
          scaled-2007 is 2.7x and 4x faster there. See the module documentation of sim::scan."
             .into(),
     );
+    if opts.fast {
+        out.notes.push("Fast mode runs the same three scans: each takes seconds to simulate.".into());
+    }
     Ok(out)
 }

@@ -50,7 +50,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     out.plot_run(&format!("{name}, RTT 60 ms, p = 1 %"), &dir, &r)?;
                 }
                 let s = &r.summary.flows[0];
-                goodput.insert((rtt, (p * 1e4) as u64, cc), s.goodput_bps);
+                goodput.insert((rtt, (p * 1e4).round() as u64, cc), s.goodput_bps);
                 let lossless = goodput[&(rtt, 0, cc)];
                 t.row(vec![
                     format!("{rtt} ms"),

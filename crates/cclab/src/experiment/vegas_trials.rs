@@ -34,7 +34,9 @@ fn stats(xs: &[f64]) -> (f64, f64, f64, f64, f64) {
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
     let sd = if v.len() > 1 { (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
-    (v[0], v[v.len() / 2], v[v.len() - 1], mean, sd)
+    let k = v.len() / 2;
+    let median = if v.len() % 2 == 0 { (v[k - 1] + v[k]) / 2.0 } else { v[k] };
+    (v[0], median, v[v.len() - 1], mean, sd)
 }
 
 pub fn run(opts: &Options) -> Result<Output, UserError> {
@@ -73,16 +75,14 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             }
             t.row(row);
         }
+        let all: Vec<[f64; 5]> = per_algo.iter().map(|xs| stats(xs)).map(|s| [s.0, s.1, s.2, s.3, s.4]).collect();
         for (label, pick) in [("min", 0), ("median", 1), ("max", 2), ("ave", 3), ("stddev", 4)] {
             let mut row = vec![label.to_string()];
-            for xs in &per_algo {
-                let s = stats(xs);
-                row.push(format!("{:.2}", [s.0, s.1, s.2, s.3, s.4][pick]));
-            }
+            row.extend(all.iter().map(|s| format!("{:.2}", s[pick])));
             t.row(row);
         }
         out.tables.push(t);
-        let means: Vec<f64> = per_algo.iter().map(|xs| stats(xs).3).collect();
+        let means: Vec<f64> = all.iter().map(|s| s[3]).collect();
         summary.row(vec![
             trial.to_string(),
             if netem.is_empty() { "none".into() } else { netem.into() },

@@ -4,56 +4,9 @@
 
 use crate::UserError;
 use serde::Deserialize;
+use sim::results::Summary;
 use sim::RunResult;
 use std::path::Path;
-
-/// min / mean / p95 / max, as in `summary.json`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-pub struct Dist {
-    pub min: f64,
-    pub mean: f64,
-    pub p95: f64,
-    pub max: f64,
-}
-
-/// The per-flow figures of `summary.json` that plots and reports use.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct FlowInfo {
-    pub id: u32,
-    pub cc: String,
-    pub start_s: f64,
-    pub end_s: f64,
-    pub throughput_bps: f64,
-    pub goodput_bps: f64,
-    pub retransmits: u64,
-    pub timeouts: u64,
-    pub loss_episodes: u64,
-    pub rtt_ms: Dist,
-}
-
-/// The link figures of `summary.json` that plots and reports use.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct LinkInfo {
-    pub capacity_bps: f64,
-    pub utilization: f64,
-    pub queue: String,
-    pub drops: u64,
-    pub overflow_events: u64,
-    pub ecn_marks: u64,
-    pub queue_delay_ms: Dist,
-    pub queue_packets: Dist,
-}
-
-/// `summary.json`, the parts plots and reports use (other fields are ignored).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct SummaryInfo {
-    pub seed: u64,
-    pub sim_time_s: f64,
-    pub jain_index: f64,
-    pub fairness_window_s: [f64; 2],
-    pub flows: Vec<FlowInfo>,
-    pub link: LinkInfo,
-}
 
 /// A row of `timeseries.csv` (units as there: segments, Mbit/s).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -79,7 +32,7 @@ pub struct LinkRow {
 /// One run: its summary and (when it was sampled) its time series.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunData {
-    pub summary: SummaryInfo,
+    pub summary: Summary,
     pub flows: Vec<FlowRow>,
     pub link: Vec<LinkRow>,
 }
@@ -94,11 +47,9 @@ fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, UserE
 }
 
 impl RunData {
-    /// The same figures `summary.json` holds (the summary goes through its JSON form, so both
-    /// sources read alike).
+    /// The run's own summary and time series.
     pub fn from_result(r: &RunResult) -> RunData {
-        let json = serde_json::to_value(&r.summary).expect("summary serialises");
-        let summary = serde_json::from_value(json).expect("summary.json has the fields plots use");
+        let summary = r.summary.clone();
         let (flows, link) = match &r.series {
             Some(s) => (
                 s.flows
@@ -137,7 +88,7 @@ impl RunData {
         };
         let p = file("summary.json")?;
         let text = std::fs::read_to_string(&p).map_err(|e| io_err(&p, e))?;
-        let summary: SummaryInfo = serde_json::from_str(&text).map_err(|e| io_err(&p, e))?;
+        let summary: Summary = serde_json::from_str(&text).map_err(|e| io_err(&p, e))?;
         let flows = read_csv(&file("timeseries.csv")?)?;
         let link = read_csv(&file("link.csv")?)?;
         Ok(RunData { summary, flows, link })

@@ -35,21 +35,12 @@ pub fn plot_run(dir: &Path, d: &RunData) -> Result<Vec<PlotFiles>, UserError> {
 }
 
 /// [`plot_run`] for a run still in memory.
-#[allow(dead_code)] // for experiments, which plot the runs they make
 pub fn plot_result(dir: &Path, r: &sim::RunResult) -> Result<Vec<PlotFiles>, UserError> {
     plot_run(dir, &RunData::from_result(r))
 }
 
-/// A phase graph: `points` are (first flow's rate, second flow's rate) in Mbit/s in time
-/// order; `flows` names the two for the axes; the efficiency line is at `capacity_mbps`.
-#[allow(dead_code)] // for experiments
-pub fn phase(dir: &Path, name: &str, title: &str, flows: (&str, &str), points: &[(f64, f64)], capacity_mbps: f64) -> Result<PlotFiles, UserError> {
-    phase::figure(name, title, flows, points, capacity_mbps).write(dir)
-}
-
 /// Throughput against 95th-percentile delay, one labelled point each (delay axis reversed:
 /// better is up and to the right). `axes` = (rate axis label, delay axis label) with units.
-#[allow(dead_code)] // for experiments
 pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]) -> Result<PlotFiles, UserError> {
     scatter::figure(name, title, axes, points).write(dir)
 }

@@ -230,11 +230,18 @@ fn setting(file: &str, text: &str, key: &str, v: &Spanned<Value>, origin: String
     Ok(Setting { key, value: v.get_ref().clone(), origin, at })
 }
 
+/// The most seeds a plan may ask for: far more runs than a machine finishes, and small enough
+/// that expanding the plan cannot exhaust memory.
+const MAX_SEEDS: i64 = 100_000;
+
 /// `seeds = 5` (1..=5) or `seeds = [1, 7, 9]`; without it, the base scenario's seed or 1.
 fn seeds(file: &str, text: &str, v: Option<&Spanned<Value>>, base: Option<i64>) -> Result<Vec<u64>, String> {
     let Some(v) = v else { return Ok(vec![base.map_or(1, |s| s.max(0) as u64)]) };
     let bad = || format!("{}: seeds: give a count (`seeds = 5` means 1 to 5) or a list of distinct non-negative integers (`seeds = [1, 2, 3]`)", at(file, text, Some(v.span())));
     let list: Vec<u64> = match v.get_ref() {
+        Value::Integer(n) if *n > MAX_SEEDS => {
+            return Err(format!("{}: seeds: {n} is more than the {MAX_SEEDS} allowed", at(file, text, Some(v.span()))))
+        }
         Value::Integer(n) if *n >= 1 => (1..=*n as u64).collect(),
         Value::Array(a) if !a.is_empty() => a.iter().map(|s| s.as_integer().and_then(|n| u64::try_from(n).ok()).ok_or_else(bad)).collect::<Result<_, _>>()?,
         _ => return Err(bad()),

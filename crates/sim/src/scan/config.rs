@@ -55,6 +55,9 @@ pub const ANSWER_PE: f64 = 0.6247;
 pub const ANSWER_PA80: f64 = 0.4328;
 pub const ANSWER_PS80: f64 = 0.4247;
 
+/// The most addresses one scan may sweep: a /8, 2^24 (memory grows with the address count).
+pub const MAX_HOSTS: u32 = 1 << 24;
+
 /// A host-discovery sweep: `hosts` addresses, `up` of them answering, `probes` probe types per
 /// host (nmap's default as root on IPv4: 4, `-PE -PS443 -PA80 -PP`).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -92,8 +95,8 @@ impl Default for ScanConfig {
 impl ScanConfig {
     /// Checks what the command line cannot: one line naming the problem.
     pub fn validate(&self) -> Result<(), String> {
-        if self.hosts == 0 {
-            return Err("--hosts: scan at least one address".into());
+        if !(1..=MAX_HOSTS).contains(&self.hosts) {
+            return Err(format!("--hosts: scan 1 to {MAX_HOSTS} addresses (a /8)"));
         }
         if self.up > self.hosts {
             return Err(format!("--up: {} hosts up out of {} addresses", self.up, self.hosts));

@@ -1,0 +1,57 @@
+//! Plain tables of strings, for the terminal, CSV files and Markdown.
+
+use std::fmt::Write as _;
+
+/// A table of strings with an optional title: shown on the terminal, written as CSV and as
+/// Markdown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub title: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(title: &str, header: &[&str]) -> Table {
+        Table { title: title.to_string(), header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+    }
+
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// Left-aligned columns for the terminal; under a title, indented by two spaces.
+    pub fn render_text(&self) -> String {
+        let n = self.header.len();
+        let widths: Vec<usize> = (0..n)
+            .map(|c| self.rows.iter().filter_map(|r| r.get(c)).map(|x| x.chars().count()).chain([self.header[c].chars().count()]).max().unwrap_or(0))
+            .collect();
+        let (mut out, indent) = if self.title.is_empty() { (String::new(), "") } else { (format!("{}\n", self.title), "  ") };
+        let line = |cells: &[String], out: &mut String| {
+            let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+            let _ = writeln!(out, "{indent}{}", parts.join("  ").trim_end());
+        };
+        line(&self.header, &mut out);
+        for r in &self.rows {
+            line(r, &mut out);
+        }
+        out
+    }
+
+    pub fn to_csv(&self) -> Result<String, String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&self.header).map_err(|e| e.to_string())?;
+        for r in &self.rows {
+            w.write_record(r).map_err(|e| e.to_string())?;
+        }
+        String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+    }
+
+    pub fn to_markdown(&self) -> String {
+        let mut s = format!("### {}\n\n| {} |\n|{}|\n", self.title, self.header.join(" | "), vec!["---"; self.header.len()].join("|"));
+        for r in &self.rows {
+            let _ = writeln!(s, "| {} |", r.join(" | "));
+        }
+        s
+    }
+}
