@@ -40,8 +40,11 @@ pub(crate) struct Flow {
     back_gen: u32,
     /// Data packets that reached the receiver (duplicates included).
     pub arrivals: u64,
-    timer_gen: u32,
-    timer_at: Option<Time>,
+    /// Times of the sender-timer events in the queue, latest first. An event is pushed only for
+    /// a time earlier than all of these, so they stay in decreasing order and pop from the end.
+    /// A wake-up that finds nothing due just re-arms: a timer that moves later (the RTO, on
+    /// every ACK) costs no event, and the queue holds a few events per flow, not one per ACK.
+    timer_events: Vec<Time>,
     rx_timer_gen: u32,
     rx_timer_at: Option<Time>,
     nic_free_at: Time,
@@ -145,8 +148,7 @@ impl Simulation {
                     back_pipe: Pipe::new(cfg.link.reverse_netem.jitter > Time::ZERO),
                     back_gen: 0,
                     arrivals: 0,
-                    timer_gen: 0,
-                    timer_at: None,
+                    timer_events: Vec::new(),
                     rx_timer_gen: 0,
                     rx_timer_at: None,
                     nic_free_at: Time::ZERO,
@@ -254,12 +256,14 @@ impl Simulation {
                     }
                 }
                 EventKind::SenderTimer => {
-                    if e.aux == self.flows[i].timer_gen {
-                        self.flows[i].timer_at = None;
-                        if self.flows[i].active {
-                            self.flows[i].ep.on_timer(self.now);
-                            self.try_send(i);
+                    let f = &mut self.flows[i];
+                    let at = f.timer_events.pop();
+                    debug_assert_eq!(at, Some(self.now), "sender-timer events pop in time order");
+                    if f.active {
+                        if f.ep.next_timer().is_some_and(|t| t <= self.now) {
+                            f.ep.on_timer(self.now);
                         }
+                        self.try_send(i);
                     }
                 }
                 EventKind::ReceiverTimer => {
@@ -389,10 +393,9 @@ impl Simulation {
         }
         if let Some(t) = want {
             let t = t.max(now);
-            if f.timer_at.is_none_or(|at| t < at) {
-                f.timer_gen = f.timer_gen.wrapping_add(1);
-                f.timer_at = Some(t);
-                self.events.schedule(t, EventKind::SenderTimer, i as u32, f.timer_gen);
+            if f.timer_events.last().is_none_or(|&pending| t < pending) {
+                f.timer_events.push(t);
+                self.events.schedule(t, EventKind::SenderTimer, i as u32, 0);
             }
         }
     }
