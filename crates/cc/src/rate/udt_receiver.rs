@@ -9,7 +9,7 @@
 //!   between their arrivals enters a 64-sample window (initially 1000 µs; \[D03\] says 16), and
 //!   `B = ⌈10⁶ / mean(M ∪ band)⌉` ([`MedianWindow::pair_capacity`]).
 //! - **Full ACK** every SYN (10 ms): the ACK number (first loss, or largest + 1), the RTT, and
-//!   AS and B if at least a SYN has passed since they were last sent. It is not sent if ACK2
+//!   AS and B if more than a SYN has passed since they were last sent. It is not sent if ACK2
 //!   has confirmed that number, nor if it repeats the previous ACK within RTT + 4·RTTVar.
 //! - **Light ACK**: the ACK number alone, whenever the packets since the last full ACK reach
 //!   64·k; the sender moves its window but does not run congestion control.
@@ -148,7 +148,9 @@ impl UdtReceiver {
             self.rttvar_us = (3 * self.rttvar_us + (s - self.rtt_us).abs()) >> 2;
             self.rtt_us = (7 * self.rtt_us + s) >> 3;
         }
-        let with_rates = !matches!(self.last_rates_time, Some(t) if now - t < self.p.syn);
+        // AS and B ride only on a full ACK sent more than a SYN after the last that carried them
+        // (4.11 `sendCtrl`: strictly more, so on exact SYN ticks every second full ACK).
+        let with_rates = !matches!(self.last_rates_time, Some(t) if now - t <= self.p.syn);
         let (arrival_rate, capacity) = if with_rates {
             self.last_rates_time = Some(now);
             (Some(self.arrival_speed()), Some(self.capacity()))

@@ -19,19 +19,15 @@ pub struct SeenSet {
 impl SeenSet {
     /// Records `seq`; true if it had not been seen before.
     pub fn insert(&mut self, seq: u64) -> bool {
-        let new = match self.highest {
-            None => {
-                self.holes.extend(0..seq.min(MAX_HOLES as u64));
-                self.highest = Some(seq);
-                true
-            }
-            Some(h) if seq > h => {
-                let from = (h + 1).max(seq.saturating_sub(MAX_HOLES as u64));
-                self.holes.extend(from..seq);
-                self.highest = Some(seq);
-                true
-            }
-            Some(_) => self.holes.remove(&seq),
+        // The first packet, or one above all before it: the numbers skipped (at most the last
+        // MAX_HOLES of them) become holes.
+        let new = if self.highest.is_none_or(|h| seq > h) {
+            let next = self.highest.map_or(0, |h| h + 1);
+            self.holes.extend(next.max(seq.saturating_sub(MAX_HOLES as u64))..seq);
+            self.highest = Some(seq);
+            true
+        } else {
+            self.holes.remove(&seq)
         };
         while self.holes.len() > MAX_HOLES {
             self.holes.pop_first();
@@ -49,6 +45,16 @@ impl SeenSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_late_first_packet_remembers_the_holes_just_below_it() {
+        let mut s = SeenSet::default();
+        let first = MAX_HOLES as u64 + 10;
+        assert!(s.insert(first));
+        assert!(s.insert(first - 1), "the packet just below the first is a hole, not a duplicate");
+        assert!(!s.insert(5), "too far back to be remembered");
+        assert_eq!(s.distinct(), 2);
+    }
 
     #[test]
     fn counts_each_number_once_even_when_reordered() {
