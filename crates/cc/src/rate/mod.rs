@@ -48,6 +48,7 @@ pub mod timer;
 pub mod udt;
 pub mod udt_cc;
 pub mod udt_receiver;
+pub mod udt_rtt;
 
 pub use sabul::{Sabul2003Config, SabulConfig, SabulSender};
 pub use sabul_law::SabulLawConfig;

@@ -27,6 +27,7 @@
 use super::send_state::SendState;
 use super::udt_cc::{UdtCc, UdtInputs};
 use super::udt_receiver::{UdtReceiver, UdtReceiverParams};
+use super::udt_rtt::UdtRtt;
 use super::us_to_time;
 use crate::controller::Snapshot;
 use crate::datagram::{CtrlMsg, DatagramSender, DgInit, DgStats, DgTransmit};
@@ -137,8 +138,7 @@ pub struct UdtSender {
     send: SendState,
     cc: UdtCc,
     rng: CcRng,
-    rtt_us: i64,
-    rttvar_us: i64,
+    rtt: UdtRtt,
     recv_rate: i64,
     bandwidth: i64,
     flow_window: i64,
@@ -153,8 +153,7 @@ impl UdtSender {
             send: SendState::new(&init),
             cc: UdtCc::new(cfg),
             rng: init.rng,
-            rtt_us: cfg.initial_rtt_ms as i64 * 1000,
-            rttvar_us: cfg.initial_rttvar_ms as i64 * 1000,
+            rtt: UdtRtt::new(cfg.initial_rtt_ms as i64 * 1000, cfg.initial_rttvar_ms as i64 * 1000),
             recv_rate: cfg.initial_recv_rate,
             bandwidth: cfg.initial_bandwidth,
             flow_window: cfg.max_flow_window as i64,
@@ -186,7 +185,7 @@ impl UdtSender {
 
     fn inputs(&self) -> UdtInputs {
         UdtInputs {
-            rtt_us: self.rtt_us as f64,
+            rtt_us: self.rtt.rtt_us as f64,
             recv_rate: self.recv_rate,
             bandwidth: self.bandwidth,
             snd_curr_seq: self.send.curr_seq(),
@@ -202,7 +201,7 @@ impl UdtSender {
             return None;
         }
         let n = self.exp_count as i64;
-        let us = (n * (self.rtt_us + 4 * self.rttvar_us) + self.cfg.syn_ms as i64 * 1000).max(0) as u64;
+        let us = (n * self.rtt.rto_us() + self.cfg.syn_ms as i64 * 1000).max(0) as u64;
         let interval = Time::from_micros(us).max(Time::from_millis(self.cfg.min_exp_ms * n as u64));
         Some(self.last_rsp + interval)
     }
@@ -215,8 +214,7 @@ impl UdtSender {
         }
         self.last_full_ack = ack;
         let sample = (rtt.as_nanos() / 1000) as i64;
-        self.rttvar_us = (3 * self.rttvar_us + (sample - self.rtt_us).abs()) >> 2;
-        self.rtt_us = (7 * self.rtt_us + sample) >> 3;
+        self.rtt.on_sample(sample);
         if let Some(r) = arrival_rate.filter(|&r| r > 0.0) {
             self.recv_rate = (7 * self.recv_rate + r as i64) >> 3;
         }
@@ -315,7 +313,7 @@ impl DatagramSender for UdtSender {
     }
 
     fn rtt(&self) -> Option<Time> {
-        Some(Time::from_micros(self.rtt_us.max(0) as u64))
+        Some(self.rtt.rtt())
     }
 
     fn is_complete(&self) -> bool {

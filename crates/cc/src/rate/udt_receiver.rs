@@ -21,6 +21,7 @@
 use super::median::MedianWindow;
 use super::recv_state::{Arrival, OwdRtt, RecvState};
 use super::timer::Periodic;
+use super::udt_rtt::UdtRtt;
 use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival};
 use crate::units::Time;
 use std::collections::VecDeque;
@@ -43,8 +44,7 @@ pub struct UdtReceiver {
     p: UdtReceiverParams,
     recv: RecvState,
     owd: OwdRtt,
-    rtt_us: i64,
-    rttvar_us: i64,
+    rtt: UdtRtt,
     ack_timer: Periodic,
     arrivals: MedianWindow,
     probes: MedianWindow,
@@ -71,8 +71,7 @@ impl UdtReceiver {
         UdtReceiver {
             recv: RecvState::new(total_packets),
             owd: OwdRtt::default(),
-            rtt_us: p.initial_rtt_us,
-            rttvar_us: p.initial_rttvar_us,
+            rtt: UdtRtt::new(p.initial_rtt_us, p.initial_rttvar_us),
             ack_timer: Periodic::new(p.syn),
             arrivals: MedianWindow::new(p.arrival_window, 1e6),
             probes: MedianWindow::new(p.probe_window, 1000.0),
@@ -101,7 +100,7 @@ impl UdtReceiver {
 
     /// The receiver's smoothed RTT, µs.
     pub fn rtt_us(&self) -> i64 {
-        self.rtt_us
+        self.rtt.rtt_us
     }
 
     fn receive_ack2s(&mut self, now: Time) {
@@ -139,14 +138,12 @@ impl UdtReceiver {
         self.receive_ack2s(now);
         let ack = self.recv.ack_number();
         let repeat_due =
-            now - self.last_ack_time >= Time::from_micros((self.rtt_us + 4 * self.rttvar_us).max(0) as u64);
+            now - self.last_ack_time >= Time::from_micros(self.rtt.rto_us().max(0) as u64);
         if ack == self.last_ack_ack || ack < self.last_ack || (ack == self.last_ack && !repeat_due) {
             return;
         }
         if let Some(s) = self.owd.sample() {
-            let s = micros(s);
-            self.rttvar_us = (3 * self.rttvar_us + (s - self.rtt_us).abs()) >> 2;
-            self.rtt_us = (7 * self.rtt_us + s) >> 3;
+            self.rtt.on_sample(micros(s));
         }
         // AS and B ride only on a full ACK sent more than a SYN after the last that carried them
         // (4.11 `sendCtrl`: strictly more, so on exact SYN ticks every second full ACK).
@@ -159,13 +156,13 @@ impl UdtReceiver {
         };
         out.push(CtrlMsg::Ack {
             next_expected: ack,
-            rtt: Some(Time::from_micros(self.rtt_us.max(0) as u64)),
+            rtt: Some(self.rtt.rtt()),
             arrival_rate,
             capacity,
         });
         self.last_ack = ack;
         self.last_ack_time = now;
-        self.ack2_in_flight.push_back((ack, now + Time::from_micros(self.rtt_us.max(0) as u64)));
+        self.ack2_in_flight.push_back((ack, now + self.rtt.rtt()));
     }
 
     fn finished(&self) -> bool {
