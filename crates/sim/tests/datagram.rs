@@ -108,17 +108,36 @@ fn sabul_2003_swings_more_than_sabul_on_the_same_run() {
 /// receive buffer is raised to the 25 600-packet maximum flow window, as a user sets
 /// `UDT_RCVBUF` for such a path: 4.11's default of 8192 packets is below the 8333-packet BDP
 /// and caps the rate at about 88 % by flow control alone. The bound comes from CUDTCC's law
-/// (spec §2.5): a congestion period cuts the rate by at most (8/9)^5 ≈ 0.555, and the rate then
-/// climbs back to the link rate, so a saw-tooth between 0.555·C and C averages at least
-/// (1 + 0.555)/2 ≈ 0.78 of it; we ask 0.75 after the first 10 s. (The issue asked for 90 %;
-/// we measure about 85 %: each overflow costs UDT up to five randomised 1/9 cuts and the
-/// ceil quirk, and a lost retransmission waits for EXP.)
+/// (spec §2.5): a congestion period cuts the rate at most five times by 1/8, which the ceil
+/// quirk makes 12 → 14 → 16 → 18 → 21 → 24 µs at this rate, i.e. to 0.5·C; the rate then
+/// climbs back to the link rate, so a saw-tooth between 0.5·C and C averages at least 0.75 of
+/// it after the first 10 s. (The issue asked for 90 %; we measure 80-85 % on seeds 1-3. Besides
+/// the deep cuts, each overflow stalls the sender for a few hundred ms: the flow window,
+/// AS·(RTT + SYN) + 16, counts every packet from the first hole on, and the hole takes about
+/// two RTTs to repair, longer when its retransmission meets the still-full queue and waits for
+/// EXP. With two BDPs of buffer the queue never overflows and UDT keeps about 97 %.)
 #[test]
 fn udt_keeps_most_of_a_1_gbps_100_ms_link() {
     let udt = UdtConfig { recv_buffer: 25_600, ..UdtConfig::default() };
     let r = simulate(1, 40, link(1000.0, QueueLimit::Bdp(1.0)), vec![dflow(DatagramConfig::Udt(udt), Time::from_millis(100))]);
     let u = utilisation_between(&r, 10.0, 40.0);
     assert!(u >= 0.75, "utilisation after 10 s: {u:.3}");
+}
+
+/// The UDT papers' own setting (Gu & Grossman: 1 GbE end hosts, e.g. about 940 Mb/s between
+/// Chicago and Amsterdam): the bottleneck is the sender's 1 Gbit/s interface, which holds
+/// packets back rather than dropping them. Without loss CUDTCC never decreases, so its rate
+/// climbs until the interface limits it, and the flow window AS·(RTT + SYN) + 16 stays above
+/// the BDP: after the first 10 s the link is busy but for UDT's headers. At least 90 %.
+#[test]
+fn udt_fills_a_1_gbps_100_ms_path_whose_bottleneck_is_its_own_interface() {
+    let udt = UdtConfig { recv_buffer: 25_600, ..UdtConfig::default() };
+    let mut f = dflow(DatagramConfig::Udt(udt), Time::from_millis(100));
+    f.access_rate = Some(cc::Rate::from_bits_per_sec(1e9));
+    let r = simulate(1, 40, link(1000.0, QueueLimit::Bdp(1.0)), vec![f]);
+    let u = utilisation_between(&r, 10.0, 40.0);
+    assert!(u >= 0.9, "utilisation after 10 s: {u:.3}");
+    assert_eq!(r.summary.link.drops, 0);
 }
 
 /// Four UDT flows on one bottleneck converge to near-equal shares (UDT's randomised decrease

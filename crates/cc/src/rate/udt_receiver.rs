@@ -8,9 +8,11 @@
 //! - **Capacity B** by packet pairs: packet 16n goes out back to back with 16n+1; the gap
 //!   between their arrivals enters a 64-sample window (initially 1000 µs; \[D03\] says 16), and
 //!   `B = ⌈10⁶ / mean(M ∪ band)⌉` ([`MedianWindow::pair_capacity`]).
-//! - **Full ACK** every SYN (10 ms): the ACK number (first loss, or largest + 1), the RTT, and
-//!   AS and B if more than a SYN has passed since they were last sent. It is not sent if ACK2
-//!   has confirmed that number, nor if it repeats the previous ACK within RTT + 4·RTTVar.
+//! - **Full ACK** every SYN (10 ms), checked after each packet as 4.11's receive queue does
+//!   ([`Polled`]), so more than a SYN apart by the wait for the next packet: the ACK number
+//!   (first loss, or largest + 1), the RTT, and AS and B if more than a SYN has passed since
+//!   they were last sent. It is not sent if ACK2 has confirmed that number, nor if it repeats
+//!   the previous ACK within RTT + 4·RTTVar.
 //! - **Light ACK**: the ACK number alone, whenever the packets since the last full ACK reach
 //!   64·k; the sender moves its window but does not run congestion control.
 //! - **RTT**: UDT times ACK→ACK2 round trips; the datagram interface has no ACK2, so a sample
@@ -20,7 +22,7 @@
 
 use super::median::MedianWindow;
 use super::recv_state::{Arrival, OwdRtt, RecvState};
-use super::timer::Periodic;
+use super::timer::Polled;
 use super::udt_rtt::UdtRtt;
 use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival};
 use crate::units::Time;
@@ -45,7 +47,7 @@ pub struct UdtReceiver {
     recv: RecvState,
     owd: OwdRtt,
     rtt: UdtRtt,
-    ack_timer: Periodic,
+    ack_timer: Polled,
     arrivals: MedianWindow,
     probes: MedianWindow,
     last_arrival: Option<Time>,
@@ -72,7 +74,7 @@ impl UdtReceiver {
             recv: RecvState::new(total_packets),
             owd: OwdRtt::default(),
             rtt: UdtRtt::new(p.initial_rtt_us, p.initial_rttvar_us),
-            ack_timer: Periodic::new(p.syn),
+            ack_timer: Polled::new(p.syn),
             arrivals: MedianWindow::new(p.arrival_window, 1e6),
             probes: MedianWindow::new(p.probe_window, 1000.0),
             last_arrival: None,
@@ -146,7 +148,7 @@ impl UdtReceiver {
             self.rtt.on_sample(micros(s));
         }
         // AS and B ride only on a full ACK sent more than a SYN after the last that carried them
-        // (4.11 `sendCtrl`: strictly more, so on exact SYN ticks every second full ACK).
+        // (4.11 `sendCtrl`); the polled ACK timer makes that every full ACK that goes out.
         let with_rates = !matches!(self.last_rates_time, Some(t) if now - t <= self.p.syn);
         let (arrival_rate, capacity) = if with_rates {
             self.last_rates_time = Some(now);
@@ -165,6 +167,13 @@ impl UdtReceiver {
         self.ack2_in_flight.push_back((ack, now + self.rtt.rtt()));
     }
 
+    /// The ACK timer fired: a full ACK, and the light-ACK count restarts.
+    fn timer_ack(&mut self, now: Time, out: &mut Vec<CtrlMsg>) {
+        self.full_ack(now, out);
+        self.pkt_count = 0;
+        self.light_acks = 1;
+    }
+
     fn finished(&self) -> bool {
         self.recv.is_complete() && self.last_ack >= self.recv.ack_number()
     }
@@ -179,7 +188,11 @@ impl DatagramReceiver for UdtReceiver {
             out.push(CtrlMsg::Nak { lost: gap.collect() });
         }
         self.pkt_count += 1;
-        if self.pkt_count >= self.p.light_ack_interval * self.light_acks {
+        // `checkTimers` after `processData`: a full ACK if the timer is due, else a light ACK
+        // every 64 packets since the last full one.
+        if self.ack_timer.check(now) {
+            self.timer_ack(now, out);
+        } else if self.pkt_count >= self.p.light_ack_interval * self.light_acks {
             self.light_acks += 1;
             self.receive_ack2s(now);
             let ack = self.recv.ack_number();
@@ -193,14 +206,13 @@ impl DatagramReceiver for UdtReceiver {
         if self.finished() {
             return None;
         }
-        self.ack_timer.deadline()
+        self.ack_timer.idle_deadline()
     }
 
+    /// The receive queue's check of a socket that has had no packet for 100 ms.
     fn on_timer(&mut self, now: Time, out: &mut Vec<CtrlMsg>) {
-        if self.ack_timer.fire(now) {
-            self.full_ack(now, out);
-            self.pkt_count = 0;
-            self.light_acks = 1;
+        if self.ack_timer.idle_due(now) && self.ack_timer.check(now) {
+            self.timer_ack(now, out);
         }
     }
 
@@ -263,21 +275,31 @@ mod tests {
         r.on_data(t0, &pkt(4, Time::ZERO), &mut out);
         assert_eq!(out, vec![CtrlMsg::Nak { lost: vec![1, 2, 3] }]);
         out.clear();
+        // The timer is due past 60 ms, but with no packet to check it the idle check comes
+        // 100 ms after the last one.
         r.on_timer(Time::from_millis(60), &mut out);
+        assert!(out.is_empty());
+        let idle = Time::from_millis(150) + Time(1);
+        assert_eq!(r.next_timer(), Some(idle));
+        r.on_timer(idle, &mut out);
         let CtrlMsg::Ack { next_expected, rtt, arrival_rate, capacity } = out[0].clone() else { panic!() };
         assert_eq!(next_expected, 1);
         // One sample of 100 ms (50 ms forward + 50 ms reverse) into RTT = 100 ms.
         assert_eq!(rtt, Some(Time::from_millis(100)));
         assert!(arrival_rate.is_some() && capacity.is_some());
         out.clear();
-        // Same ACK number 10 ms later: not repeated (RTT + 4·RTTVar has not passed).
-        r.on_timer(Time::from_millis(70), &mut out);
+        // Same ACK number 10 ms later, from a packet that fills no gap: not repeated (RTT +
+        // 4·RTTVar has not passed).
+        r.on_data(Time::from_millis(161), &pkt(5, Time::from_millis(111)), &mut out);
         assert!(out.is_empty());
-        // ACK2 for it arrived at 160 ms: never repeated any more.
-        r.on_timer(Time::from_millis(400), &mut out);
+        // Its ACK2 came back at 250 ms: never repeated any more.
+        let next = r.next_timer().unwrap();
+        assert_eq!(next, Time::from_millis(261) + Time(1));
+        r.on_timer(next, &mut out);
         assert!(out.is_empty());
-        r.on_data(Time::from_millis(401), &pkt(1, Time::from_millis(351)), &mut out);
-        r.on_timer(Time::from_millis(410), &mut out);
+        // The timer re-armed at that check: a packet 10 ms on finds it due, and the full ACK
+        // goes out with it.
+        r.on_data(Time::from_millis(272), &pkt(1, Time::from_millis(222)), &mut out);
         assert!(matches!(out[0], CtrlMsg::Ack { next_expected: 2, .. }));
     }
 }
