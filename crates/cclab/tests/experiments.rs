@@ -117,17 +117,20 @@ fn sharkfest_reproduces_the_talks_orderings() {
     assert!(at5 > 20.0, "BBR at 5 %: {at5} Mbit/s");
 }
 
-/// Seed 000: the response-rate-scaled group window (scaled-2007) makes the 10000-address scan
-/// faster than the unscaled one (the seed: 1984 s vs 1586 s), and every variant finds the hosts
-/// that answered. (On 500 and 5000 addresses our model has the two tie; see the experiment's
-/// notes and crates/sim/src/scan/mod.rs.)
+/// Seed 000: the response-rate-scaled group window (scaled-2007) makes each of the three scans
+/// faster than the unscaled one, the 500-address scan by the largest margin (the seed: 1.98×,
+/// 1.16×, 1.25×); `crates/sim/tests/scan.rs` checks the same on the model and says which of it
+/// was fitted. Here: the experiment's table says so.
 #[test]
-fn nmap_scaling_makes_the_10000_address_scan_faster() {
+fn nmap_scaling_makes_every_scan_faster_and_the_smallest_the_most() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("nmap-scaling", dir.path());
     let t = rows(&dir.path().join("scan-time-ours-beside-the-seed-s.csv"));
     assert_eq!(t.len(), 3);
     let secs = |c: &str| c.trim_end_matches(" s").parse::<f64>().unwrap();
-    let big = t.iter().find(|r| r[0] == "10000").unwrap();
-    assert!(secs(&big[4]) < secs(&big[3]), "scaled-2007 {} vs unscaled {}", big[4], big[3]);
+    let speedup = |r: &Vec<String>| secs(&r[3]) / secs(&r[4]);
+    for r in &t {
+        assert!(speedup(r) > 1.0, "{} addresses: scaled-2007 {} vs unscaled {}", r[0], r[4], r[3]);
+    }
+    assert!(speedup(&t[0]) > speedup(&t[1]) && speedup(&t[0]) > speedup(&t[2]), "{t:?}");
 }

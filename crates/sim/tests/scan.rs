@@ -27,56 +27,88 @@ fn check_complete(r: &ScanResult, hosts: u32) {
     // host too.
     assert!(r.hosts_found <= r.hosts_reachable, "{hosts} {}", r.variant);
     assert!(r.hosts_found + 2 >= r.hosts_reachable, "{hosts} {}: {} found of {} reachable", r.variant, r.hosts_found, r.hosts_reachable);
-    // A host is unreachable only if every reply to it was lost (1 % each way).
+    // A host is unreachable only if every reply to it was lost (0.1 % each way).
     assert!(r.hosts_reachable + 3 >= r.hosts_up, "{hosts} {}: {} of {} reachable", r.variant, r.hosts_reachable, r.hosts_up);
 }
 
-fn mean_time(hosts: u32, v: Variant, seeds: std::ops::RangeInclusive<u64>, unreachable: f64) -> f64 {
-    let n = seeds.clone().count() as f64;
+/// The seed's scan times, unscaled and scaled (2007), for 500, 5000 and 10 000 addresses.
+const SEED_TIMES: [(u32, f64, f64); 3] = [(500, 65.627, 33.121), (5000, 226.944, 195.556), (10000, 1984.355, 1586.226)];
+
+/// The runs of one workload and variant over `seeds`, each checked to find what it can;
+/// `unreachable` replaces the model's share of answering routers.
+fn runs(hosts: u32, v: Variant, seeds: std::ops::RangeInclusive<u64>, unreachable: Option<f64>) -> Vec<ScanResult> {
     seeds
         .map(|s| {
             let mut cfg = workload(hosts, s);
-            cfg.network.unreachable_fraction = unreachable;
+            if let Some(u) = unreachable {
+                cfg.network.unreachable_fraction = u;
+            }
             let r = run(&cfg, v);
             check_complete(&r, hosts);
-            r.scan_time_s
+            r
         })
-        .sum::<f64>()
-        / n
+        .collect()
 }
 
+fn mean(rs: &[ScanResult], f: impl Fn(&ScanResult) -> f64) -> f64 {
+    rs.iter().map(f).sum::<f64>() / rs.len() as f64
+}
+
+/// Mean scan time over `seeds`.
+fn mean_time(hosts: u32, v: Variant, seeds: std::ops::RangeInclusive<u64>, unreachable: Option<f64>) -> f64 {
+    mean(&runs(hosts, v, seeds, unreachable), |r| r.scan_time_s)
+}
+
+/// The test of seed 000: on each of its three workloads scaled-2007 is faster than
+/// unscaled, by a clearly larger margin on 500 addresses (seed: 1.98×, against 1.16× and
+/// 1.25×). Means over seeds 1-8, the seeds the model was calibrated on: its two free values
+/// (answering routers, loss) were fitted to these three speed-ups (`sim::scan` module
+/// documentation), so this guards that calibration. We get 1.75×, 1.15× and 1.24×.
+/// Out of the fit: the 500- and 5000-address times themselves, within a factor 1.5 of the
+/// seed's (we get 0.8-0.9 of them; the 10 000-address scan comes out at half the seed's time
+/// for both variants, so the seed's paths were slower there, and is not checked); and the
+/// seed's packet_ratio median of its 10 000-address scan, 58.84, within a factor 1.5 (our
+/// mean median is ≈ 79).
 #[test]
-fn the_10000_address_scan_finds_every_reachable_host_and_scaled_2007_is_faster() {
-    let r: Vec<ScanResult> = Variant::ALL.iter().map(|&v| run(&workload(10000, 1), v)).collect();
-    for x in &r {
-        check_complete(x, 10000);
+fn scaled_2007_is_faster_on_all_three_workloads_and_most_on_the_smallest() {
+    let mut speedup = Vec::new();
+    for (hosts, seed_u, seed_s) in SEED_TIMES {
+        let u = mean_time(hosts, Variant::Unscaled, 1..=8, None);
+        let scaled = runs(hosts, Variant::Scaled2007, 1..=8, None);
+        let s07 = mean(&scaled, |r| r.scan_time_s);
+        assert!(s07 < u, "{hosts}: unscaled {u:.1} s, scaled-2007 {s07:.1} s (seed {seed_u} s, {seed_s} s)");
+        if hosts <= 5000 {
+            for (ours, seed) in [(u, seed_u), (s07, seed_s)] {
+                assert!((seed / 1.5..seed * 1.5).contains(&ours), "{hosts}: {ours:.1} s against the seed's {seed} s");
+            }
+        } else {
+            let m = mean(&scaled, |r| r.packet_ratio.median);
+            assert!((58.84 / 1.5..58.84 * 1.5).contains(&m), "scaled-2007 packet_ratio median {m}");
+        }
+        speedup.push(u / s07);
     }
-    let (u, s07) = (r[0].scan_time_s, r[1].scan_time_s);
-    assert!(s07 * 1.25 < u, "seed: 1984 s unscaled, 1586 s scaled; ours {u:.0} s, {s07:.0} s");
-    // The seed's packet_ratio median (58.84) is what the unreachable fraction was fitted to.
-    let m = r[1].packet_ratio.median;
-    assert!((40.0..80.0).contains(&m), "scaled-2007 packet_ratio median {m}");
+    assert!(speedup[0] > 1.2 * speedup[1] && speedup[0] > 1.2 * speedup[2], "speed-ups {speedup:.2?}");
 }
 
+/// Why the margin shrinks on the larger scans: each router unreachable to a retransmission is a
+/// drop that halves scaled-2007's group window (the seed's "many more drops"), while unscaled
+/// ignores them. With no answering routers scaled-2007 is more than twice as fast as unscaled
+/// (the 50× increments fill the window at once); with four times the model's routers it loses
+/// its edge on 5000 addresses, where 1 % of 4852 dead addresses halve it 44 times against 148
+/// replies to win it back. Today's scaling, which ignores router unreachables, is the fastest.
 #[test]
-fn on_the_small_scans_router_unreachables_cost_scaled_2007_its_advantage() {
-    // Averaged over seeds (one scan varies by ±30 %). With the documented 1 % of answering
-    // routers, scaled-2007 ties unscaled on 500 and 5000 addresses (the seed measured it 2× and
-    // 1.16× faster); without them, the scaling wins clearly, so the drops are what costs it.
+fn router_unreachables_are_what_costs_scaled_2007_its_advantage() {
     for hosts in [500, 5000] {
-        let u = mean_time(hosts, Variant::Unscaled, 1..=6, 0.01);
-        let s07 = mean_time(hosts, Variant::Scaled2007, 1..=6, 0.01);
-        assert!((0.7..1.4).contains(&(s07 / u)), "{hosts}: unscaled {u:.1} s, scaled-2007 {s07:.1} s");
-        let u0 = mean_time(hosts, Variant::Unscaled, 1..=6, 0.0);
-        let s0 = mean_time(hosts, Variant::Scaled2007, 1..=6, 0.0);
+        let u0 = mean_time(hosts, Variant::Unscaled, 1..=6, Some(0.0));
+        let s0 = mean_time(hosts, Variant::Scaled2007, 1..=6, Some(0.0));
         assert!(s0 * 2.0 < u0, "{hosts}, no answering routers: unscaled {u0:.1} s, scaled-2007 {s0:.1} s");
-    }
-    // Today's scaling (which ignores router unreachables) is the fastest on both.
-    for hosts in [500, 5000] {
-        let u = mean_time(hosts, Variant::Unscaled, 1..=3, 0.01);
-        let s = mean_time(hosts, Variant::Scaled, 1..=3, 0.01);
+        let u = mean_time(hosts, Variant::Unscaled, 1..=6, None);
+        let s = mean_time(hosts, Variant::Scaled, 1..=6, None);
         assert!(s * 1.5 < u, "{hosts}: unscaled {u:.1} s, scaled {s:.1} s");
     }
+    let u = mean_time(5000, Variant::Unscaled, 1..=6, Some(0.01));
+    let s07 = mean_time(5000, Variant::Scaled2007, 1..=6, Some(0.01));
+    assert!(s07 > u, "5000, 1 % answering routers: unscaled {u:.1} s, scaled-2007 {s07:.1} s");
 }
 
 #[test]
@@ -119,10 +151,16 @@ fn explore() {
     for hosts in [500, 5000, 10000] {
         for v in Variant::ALL {
             let (mut t, mut drops, mut median, mut cwnd) = (0.0, 0.0, 0.0, 0.0);
+            if env("ONLY").is_some_and(|h| h as u32 != hosts) {
+                continue;
+            }
             for seed in 1..=n {
                 let mut cfg = workload(hosts, seed);
                 if let Some(u) = env("UNR") {
                     cfg.network.unreachable_fraction = u;
+                }
+                if let Some(l) = env("LOSS") {
+                    cfg.network.loss = l;
                 }
                 let r = run(&cfg, v);
                 t += r.scan_time_s;
