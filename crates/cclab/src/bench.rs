@@ -5,9 +5,10 @@
 //! one core's speed.
 
 use crate::UserError;
+use cc::datagram::DatagramConfig;
 use cc::{CcConfig, Rate, Time};
 use serde::{Deserialize, Serialize};
-use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Simulation};
+use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Simulation, Transport};
 use std::time::Instant;
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -35,6 +36,18 @@ fn flows(name: &str, n: usize, rtt: impl Fn(usize) -> Time) -> Vec<FlowConfig> {
     (0..n).map(|i| FlowConfig::new(CcConfig::from_name(name).expect("known algorithm"), rtt(i))).collect()
 }
 
+/// `n` flows of a datagram protocol (`sabul`, `udt`, `tfrc`, ...).
+fn datagram_flows(name: &str, n: usize, rtt: impl Fn(usize) -> Time) -> Vec<FlowConfig> {
+    let cfg = DatagramConfig::from_name(name).expect("known protocol");
+    flows("reno", n, rtt)
+        .into_iter()
+        .map(|mut f| {
+            f.transport = Transport::Datagram(cfg.clone());
+            f
+        })
+        .collect()
+}
+
 /// The fixed cases, by name.
 pub fn cases() -> Vec<(&'static str, &'static str, SimConfig)> {
     vec![
@@ -50,6 +63,11 @@ pub fn cases() -> Vec<(&'static str, &'static str, SimConfig)> {
             "e-cubic-bbr-1g",
             "1 CUBIC + 1 BBR flow (paced), 1 Gbit/s, 20 ms, 20 s",
             dumbbell(1e9, [flows("cubic", 1, |_| Time::from_millis(20)), flows("bbr", 1, |_| Time::from_millis(20))].concat(), 20),
+        ),
+        (
+            "f-udt-sabul-1g",
+            "1 UDT + 1 SABUL flow (datagrams), 1 Gbit/s, 100 ms, 20 s",
+            dumbbell(1e9, [datagram_flows("udt", 1, |_| Time::from_millis(100)), datagram_flows("sabul", 1, |_| Time::from_millis(100))].concat(), 20),
         ),
     ]
 }
