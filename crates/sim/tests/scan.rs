@@ -140,9 +140,11 @@ fn the_scan_is_deterministic() {
     assert_eq!((a.scan_time_s, a.probes_sent, a.group_drops), (b.scan_time_s, b.probes_sent, b.group_drops));
 }
 
-/// Prints the three workloads × three variants, averaged over `N` seeds (default 1), with the
-/// unreachable fraction from `UNR` (default the model's):
-/// `N=10 cargo test --release -p sim --test scan -- --ignored --nocapture`.
+/// Prints the three workloads × three variants, averaged over seeds 1..=`N` (default 1), with
+/// the share of answering routers from `UNR` and the loss from `LOSS` (defaults the model's),
+/// for the workload of `ONLY` addresses if set: one point of the calibration grid in the
+/// `sim::scan` module documentation is
+/// `N=8 UNR=0.0025 LOSS=0.001 cargo test --release -p sim --test scan -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn explore() {
