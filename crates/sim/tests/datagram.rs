@@ -80,6 +80,25 @@ fn sabul_the_shortest_rate_control_interval_takes_the_most() {
     assert!(rates[2] > 1.1 * rates[0], "the 200 ms flow takes clearly more than the 600 ms one: {rates:?}");
 }
 
+/// Seed 001, Table 1 row 2 on its own 0.2 ms LAN, under the 2002 report's Gen-A law
+/// (`law = { generation = "tr-2002" }`): there each interval moves the IPT by at least 1 µs
+/// outside a dead band of 0.1-1 % loss, so a flow climbs once per T whatever its rate, and the
+/// 200 ms flow climbs three times as often as the 600 ms one; losses, which stop the climbing
+/// and push back, are shared. The seed: 295, 310 and 361 Mb/s. We ask that the 200 ms flow take
+/// more than 1.1× either other (we get about 290, 269 and 413 over 120 s).
+#[test]
+fn under_gen_a_the_shortest_interval_takes_the_most_on_the_lan() {
+    let law = cc::rate::sabul_law::SabulLawConfig::Tr2002(Default::default());
+    let flows = [(320.0, 600, 204.0), (260.0, 400, 204.0), (210.0, 200, 203.0)]
+        .map(|(init, t, rtt_us)| {
+            let c = SabulConfig { initial_ipt_us: 1500.0 * 8.0 / init, syn_ms: t, law: law.clone(), ..SabulConfig::default() };
+            dflow(DatagramConfig::Sabul(c), us(rtt_us))
+        })
+        .to_vec();
+    let rates = mbit(&table1(flows, 120));
+    assert!(rates[2] > 1.1 * rates[0] && rates[2] > 1.1 * rates[1], "T = 600/400/200 ms: {rates:?} Mb/s");
+}
+
 /// Coefficient of variation of a flow's sending rate per sample interval, after `from` s.
 fn rate_cv(r: &RunResult, flow: u32, from: f64) -> f64 {
     let xs: Vec<f64> =

@@ -28,7 +28,7 @@
 //!   [`sabul_2003`]: the `sabul-2003` preset; [`sabul_receiver`]: the receiver;
 //!   [`sabul_loss`]: per-interval counting, paper formulation and 2003 flaws;
 //!   [`sabul_law`]: the pluggable rate law; [`sabul_rc`]: Gen-B (\[RC\]); [`sabul_gen_c`]: Gen-C
-//!   (the 2003 code).
+//!   (the 2003 code); [`sabul_gen_a`]: Gen-A (the 2002 report).
 //! - [`udt`]: the UDT sender, config and constructor; [`udt_receiver`]: the receiver with its
 //!   arrival-speed and packet-pair estimates; [`udt_cc`]: CUDTCC, the rate and window law.
 //! - Shared: [`send_state`], [`recv_state`], [`loss_list`], [`median`], [`timer`].
@@ -38,6 +38,7 @@ pub mod median;
 pub mod recv_state;
 pub mod sabul;
 pub mod sabul_2003;
+pub mod sabul_gen_a;
 pub mod sabul_gen_c;
 pub mod sabul_law;
 pub mod sabul_loss;

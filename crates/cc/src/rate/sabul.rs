@@ -15,8 +15,10 @@
 //! (\[OVV04\] §2: "a variant of Multiplicative Increase and Multiplicative Decrease"). Gen-A
 //! (\[TR2002\]) measures loss from the receiver's SYN count and has a dead band and an
 //! acceleration phase; Gen-C is the 2003 code, not a paper. So `sabul` uses Gen-B with
-//! \[RC\] Table 2's constants; Gen-C stays available as `law = { generation = "code-2003" }`
-//! because the spec (§1.4, §6) cannot settle which increase rule the seed's binary ran.
+//! \[RC\] Table 2's constants; Gen-C and Gen-A stay available as `law = { generation =
+//! "code-2003" }` and `law = { generation = "tr-2002" }` because the spec (§1.4, §6) cannot
+//! settle which increase rule the seed's binary ran (`cclab experiment run sabul-table1` runs
+//! Table 1 under all three).
 //!
 //! The sender (spec §1.1–1.3; \[S-code\] `sender.cpp`):
 //!

@@ -5,8 +5,10 @@
 //! ```toml
 //! law = { generation = "rc" }          # Gen-B, the papers' rule (the default)
 //! law = { generation = "code-2003" }   # Gen-C, the 2003 code's rule
+//! law = { generation = "tr-2002" }     # Gen-A, the 2002 report's two-threshold rule
 //! ```
 
+use super::sabul_gen_a::{GenALaw, GenALawConfig};
 use super::sabul_gen_c::{GenCLaw, GenCLawConfig};
 use super::sabul_rc::{RcLaw, RcLawConfig};
 use serde::{Deserialize, Serialize};
@@ -21,6 +23,9 @@ pub enum SabulLawConfig {
     /// Gen-C: the 2003 code's stepped increase and 1/8 decrease per congestion epoch.
     #[serde(rename = "code-2003")]
     Code2003(GenCLawConfig),
+    /// Gen-A: \[TR2002\]'s two-threshold MIMD with a dead band and an acceleration phase.
+    #[serde(rename = "tr-2002")]
+    Tr2002(GenALawConfig),
 }
 
 impl Default for SabulLawConfig {
@@ -34,6 +39,7 @@ impl Default for SabulLawConfig {
 pub enum SabulLaw {
     Rc(RcLaw),
     Code2003(GenCLaw),
+    Tr2002(GenALaw),
 }
 
 impl SabulLaw {
@@ -41,6 +47,7 @@ impl SabulLaw {
         match cfg {
             SabulLawConfig::Rc(c) => SabulLaw::Rc(RcLaw::new(c)),
             SabulLawConfig::Code2003(c) => SabulLaw::Code2003(GenCLaw::new(c, syn_us)),
+            SabulLawConfig::Tr2002(c) => SabulLaw::Tr2002(GenALaw::new(c)),
         }
     }
 
@@ -49,6 +56,7 @@ impl SabulLaw {
         match self {
             SabulLaw::Rc(l) => l.on_syn(ipt_us, loss),
             SabulLaw::Code2003(l) => l.on_syn(ipt_us, loss),
+            SabulLaw::Tr2002(l) => l.on_syn(ipt_us, loss),
         }
     }
 
@@ -57,6 +65,7 @@ impl SabulLaw {
         match self {
             SabulLaw::Rc(l) => l.on_err(ipt_us),
             SabulLaw::Code2003(l) => l.on_err(ipt_us, new_epoch),
+            SabulLaw::Tr2002(l) => l.on_err(ipt_us),
         }
     }
 }
