@@ -8,7 +8,7 @@ use crate::UserError;
 use cc::datagram::DatagramConfig;
 use cc::{CcConfig, Rate, Time};
 use serde::{Deserialize, Serialize};
-use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Simulation, Transport};
+use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Simulation};
 use std::time::Instant;
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -39,13 +39,7 @@ fn flows(name: &str, n: usize, rtt: impl Fn(usize) -> Time) -> Vec<FlowConfig> {
 /// `n` flows of a datagram protocol (`sabul`, `udt`, `tfrc`, ...).
 fn datagram_flows(name: &str, n: usize, rtt: impl Fn(usize) -> Time) -> Vec<FlowConfig> {
     let cfg = DatagramConfig::from_name(name).expect("known protocol");
-    flows("reno", n, rtt)
-        .into_iter()
-        .map(|mut f| {
-            f.transport = Transport::Datagram(cfg.clone());
-            f
-        })
-        .collect()
+    (0..n).map(|i| FlowConfig::datagram(cfg.clone(), rtt(i))).collect()
 }
 
 /// The fixed cases, by name.

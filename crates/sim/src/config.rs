@@ -92,8 +92,18 @@ pub struct FlowConfig {
 impl FlowConfig {
     /// A TCP flow.
     pub fn new(cc: CcConfig, rtt: Time) -> FlowConfig {
+        FlowConfig::with_transport(Transport::Tcp(cc), rtt)
+    }
+
+    /// A flow of a datagram protocol (SABUL, UDT, TFRC, CBR).
+    pub fn datagram(protocol: DatagramConfig, rtt: Time) -> FlowConfig {
+        FlowConfig::with_transport(Transport::Datagram(protocol), rtt)
+    }
+
+    /// A flow of either kind, with the other settings at their defaults.
+    pub fn with_transport(transport: Transport, rtt: Time) -> FlowConfig {
         FlowConfig {
-            transport: Transport::Tcp(cc),
+            transport,
             rtt,
             start: Time::ZERO,
             stop: None,

@@ -2,7 +2,7 @@
 //! UDT, TFRC's TCP-friendliness and an unresponsive constant-bit-rate flow (seed 002).
 
 mod common;
-use ::sim::{FlowConfig, QueueLimit, RunResult, Transport};
+use ::sim::{FlowConfig, QueueLimit, RunResult};
 use cc::datagram::DatagramConfig;
 use cc::rate::{Sabul2003Config, SabulConfig, UdtConfig};
 use cc::tfrc::CbrConfig;
@@ -10,10 +10,7 @@ use cc::Time;
 use common::*;
 
 fn dflow(cfg: DatagramConfig, rtt: Time) -> FlowConfig {
-    let mut f = flow("reno", 1);
-    f.transport = Transport::Datagram(cfg);
-    f.rtt = rtt;
-    f
+    FlowConfig::datagram(cfg, rtt)
 }
 
 /// A SABUL flow starting at `init_mbit` (IPT = 1500·8 / rate µs, the API's conversion, spec

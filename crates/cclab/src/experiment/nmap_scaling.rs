@@ -6,8 +6,8 @@ use super::{Comparison, Options, Output, Table};
 use crate::scan_cmd;
 use crate::UserError;
 use cc::scan::Variant;
-use sim::scan::config::{ANSWER_PA80, ANSWER_PE, ANSWER_PS80};
 use rayon::prelude::*;
+use sim::scan::config::{ANSWER_PA80, ANSWER_PE, ANSWER_PS80};
 use sim::scan::{ScanConfig, ScanResult};
 
 pub const DESCRIPTION: &str = "Seed 000 (nmap's ResponseRateScaledCongestionControl page) timed three \

@@ -10,7 +10,7 @@ use cc::rate::sabul_gen_c::GenCLawConfig;
 use cc::rate::sabul_law::SabulLawConfig;
 use cc::rate::SabulConfig;
 use cc::{Rate, Time};
-use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Transport};
+use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig};
 
 pub const DESCRIPTION: &str = "Seed 001 (Oothongsap, Viniotis & Vouk, NETWORKING 2004), Table 1: three SABUL \
 connections share one bottleneck; the rows vary their RTTs (0.2 ms on a LAN, 23 and 57 ms over \
@@ -51,9 +51,7 @@ fn config(row: &Row, secs: u64, law: &SabulLawConfig) -> SimConfig {
                 law: law.clone(),
                 ..SabulConfig::default()
             };
-            let mut f = FlowConfig::new(cc::CcConfig::from_name("reno").expect("reno exists"), Time::from_secs_f64(row.rtt_ms[i] / 1e3));
-            f.transport = Transport::Datagram(DatagramConfig::Sabul(sabul));
-            f
+            FlowConfig::datagram(DatagramConfig::Sabul(sabul), Time::from_secs_f64(row.rtt_ms[i] / 1e3))
         })
         .collect();
     SimConfig {
