@@ -1,19 +1,7 @@
 //! `cclab`: the congestion-control laboratory's command line.
 
-mod bench;
-mod experiment;
-mod output;
-mod pcap;
-mod plot;
-mod plot_cmd;
-mod report;
-mod run;
-mod scan_cmd;
-mod scenario;
-mod sweep;
-mod table;
-
-use clap::{Args, Parser, Subcommand};
+use cclab::{bench, experiment, output, plot_cmd, run, scan_cmd, sweep, RunArgs, UserError};
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,106 +64,6 @@ enum ExperimentCmd {
         #[arg(long, short)]
         quiet: bool,
     },
-}
-
-/// Flags for `cclab run`. Each one overrides the scenario file.
-#[derive(Args, Debug, Default)]
-pub struct RunArgs {
-    /// Scenario file (TOML).
-    pub scenario: Option<PathBuf>,
-    /// Algorithms, comma-separated; flows take them in turn.
-    #[arg(long)]
-    pub cc: Option<String>,
-    /// Sending rate of the `cbr` flows given in --cc, e.g. 50mbit (default 10mbit).
-    #[arg(long, allow_hyphen_values = true)]
-    pub cbr_rate: Option<String>,
-    /// Number of flows (default: one per algorithm given).
-    #[arg(long)]
-    pub flows: Option<u32>,
-    /// Bottleneck rate, e.g. 40mbit.
-    #[arg(long, allow_hyphen_values = true)]
-    pub rate: Option<String>,
-    /// Base round-trip time of every flow, e.g. 100ms.
-    #[arg(long, allow_hyphen_values = true)]
-    pub rtt: Option<String>,
-    /// Simulated time, e.g. 60s.
-    #[arg(long, allow_hyphen_values = true)]
-    pub duration: Option<String>,
-    /// Random loss at the bottleneck, e.g. 1%.
-    #[arg(long, allow_hyphen_values = true)]
-    pub loss: Option<String>,
-    /// netem impairments at the bottleneck, e.g. "delay 100ms 10ms 25% loss 0.1%".
-    #[arg(long)]
-    pub netem: Option<String>,
-    /// netem delay/jitter/loss on the return path (ACKs), as `tc ... netem` on the receiver.
-    #[arg(long)]
-    pub netem_reverse: Option<String>,
-    /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
-    #[arg(long, allow_hyphen_values = true)]
-    pub buffer: Option<String>,
-    /// Queue discipline: droptail, red, codel, step.
-    #[arg(long)]
-    pub queue: Option<String>,
-    /// Bottleneck capacity from a Mahimahi trace file (one line per 1500-byte opportunity,
-    /// in ms; the trace repeats), e.g. traces/Verizon-LTE-short.down.
-    #[arg(long)]
-    pub trace_down: Option<String>,
-    /// Send ECN-capable packets (DCTCP turns this on by itself).
-    #[arg(long)]
-    pub ecn: bool,
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Start flow k at k times this (staggered starts), e.g. 10s.
-    #[arg(long, allow_hyphen_values = true)]
-    pub stagger: Option<String>,
-    /// Segment payload size in bytes.
-    #[arg(long)]
-    pub mss: Option<u64>,
-    /// Turn SACK off (cumulative ACKs only).
-    #[arg(long)]
-    pub no_sack: bool,
-    /// Delayed ACKs (every second segment or 40 ms).
-    #[arg(long)]
-    pub delayed_ack: bool,
-    /// Pace window-based flows (Linux-style, 2x / 1.2x cwnd per RTT).
-    #[arg(long)]
-    pub pacing: bool,
-    /// Receiver window, e.g. 64KB.
-    #[arg(long, allow_hyphen_values = true)]
-    pub rwnd: Option<String>,
-    /// Initial window in segments.
-    #[arg(long)]
-    pub iw: Option<u32>,
-    /// Minimum retransmission timeout, e.g. 200ms.
-    #[arg(long, allow_hyphen_values = true)]
-    pub min_rto: Option<String>,
-    /// Sender access-link rate, e.g. 100mbit.
-    #[arg(long, allow_hyphen_values = true)]
-    pub access_rate: Option<String>,
-    /// Time-series sample interval, e.g. 100ms.
-    #[arg(long, allow_hyphen_values = true)]
-    pub interval: Option<String>,
-    /// Write summary.json, timeseries.csv and link.csv here.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Print the summary as JSON on stdout instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Write every packet (data and ACKs, as tcpdump on the senders' host) to this pcap file.
-    #[arg(long)]
-    pub pcap: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-/// A user error: printed as one line, exit code 2.
-pub struct UserError(pub String);
-
-impl<T: Into<String>> From<T> for UserError {
-    fn from(s: T) -> Self {
-        UserError(s.into())
-    }
 }
 
 /// Restores the default action of SIGPIPE (Rust ignores it), so that `cclab list | head` ends

@@ -187,28 +187,34 @@ fn list_entries() -> Vec<ListEntry> {
     tcp.chain(datagram).collect()
 }
 
+/// Every algorithm and protocol as JSON: name, family, transport, source, summary and its
+/// parameters with their defaults (`cclab list --json`, `cclab.algorithms()` in Python).
+pub fn list_json() -> serde_json::Value {
+    let all: Vec<serde_json::Value> = list_entries()
+        .into_iter()
+        .map(|e| {
+            serde_json::json!({
+                "name": e.name,
+                "family": e.family,
+                "transport": e.transport,
+                "source": e.source,
+                "summary": e.summary,
+                "parameters": e.config,
+            })
+        })
+        .collect();
+    serde_json::Value::Array(all)
+}
+
 /// `cclab list`: each algorithm's name, family and what it does on one line, then its source and
 /// its parameters with their defaults (any of them can be set in a scenario file:
 /// `cc = { algorithm = "cubic", beta = 0.8 }`).
 pub fn print_list(json: bool) {
-    let entries = list_entries();
     if json {
-        let all: Vec<serde_json::Value> = entries
-            .into_iter()
-            .map(|e| {
-                serde_json::json!({
-                    "name": e.name,
-                    "family": e.family,
-                    "transport": e.transport,
-                    "source": e.source,
-                    "summary": e.summary,
-                    "parameters": e.config,
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&all).expect("list serialises"));
+        println!("{}", serde_json::to_string_pretty(&list_json()).expect("list serialises"));
         return;
     }
+    let entries = list_entries();
     let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
     for e in entries {
         let params = parameters(e.config);
@@ -227,29 +233,52 @@ pub fn write_result_files(dir: &Path, cfg: &SimConfig, r: &RunResult) -> Result<
     write_run(dir, &Scenario::from_config(cfg), r)
 }
 
-/// `summary.json`, `timeseries.csv` (one row per flow per interval), `link.csv` and the
-/// resolved `scenario.toml`.
+/// A run's files as text, exactly as [`write_run`] writes them: `summary.json`, the resolved
+/// `scenario.toml`, and, when the run sampled a time series, `timeseries.csv` (one row per flow
+/// per interval) and `link.csv`. The Python package reads its DataFrames from these.
+pub struct RunFiles {
+    pub summary_json: String,
+    pub scenario_toml: String,
+    pub timeseries_csv: Option<String>,
+    pub link_csv: Option<String>,
+}
+
+fn csv_text<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        w.serialize(row).map_err(|e| e.to_string())?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.error().to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+impl RunFiles {
+    pub fn new(scenario: &Scenario, r: &RunResult) -> Result<RunFiles, String> {
+        let series = r.series.as_ref();
+        Ok(RunFiles {
+            summary_json: serde_json::to_string_pretty(&r.summary).expect("summary serialises") + "\n",
+            scenario_toml: toml::to_string_pretty(scenario).map_err(|e| format!("scenario.toml: {e}"))?,
+            timeseries_csv: series.map(|s| csv_text(&s.flows)).transpose().map_err(|e| format!("timeseries.csv: {e}"))?,
+            link_csv: series.map(|s| csv_text(&s.link)).transpose().map_err(|e| format!("link.csv: {e}"))?,
+        })
+    }
+}
+
+/// Writes `summary.json`, `scenario.toml`, `timeseries.csv` and `link.csv` (see [`RunFiles`]).
 pub fn write_run(dir: &Path, scenario: &Scenario, r: &RunResult) -> Result<(), UserError> {
+    let files = RunFiles::new(scenario, r).map_err(|e| io_err(dir, e))?;
     std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
-    let p = dir.join("summary.json");
-    let json = serde_json::to_string_pretty(&r.summary).expect("summary serialises");
-    std::fs::write(&p, json + "\n").map_err(|e| io_err(&p, e))?;
-    let p = dir.join("scenario.toml");
-    let toml = toml::to_string_pretty(scenario).map_err(|e| io_err(&p, e))?;
-    std::fs::write(&p, toml).map_err(|e| io_err(&p, e))?;
-    if let Some(series) = &r.series {
-        let p = dir.join("timeseries.csv");
-        let mut w = csv::Writer::from_path(&p).map_err(|e| io_err(&p, e))?;
-        for row in &series.flows {
-            w.serialize(row).map_err(|e| io_err(&p, e))?;
+    let named = [
+        ("summary.json", Some(&files.summary_json)),
+        ("scenario.toml", Some(&files.scenario_toml)),
+        ("timeseries.csv", files.timeseries_csv.as_ref()),
+        ("link.csv", files.link_csv.as_ref()),
+    ];
+    for (name, text) in named {
+        if let Some(text) = text {
+            let p = dir.join(name);
+            std::fs::write(&p, text).map_err(|e| io_err(&p, e))?;
         }
-        w.flush().map_err(|e| io_err(&p, e))?;
-        let p = dir.join("link.csv");
-        let mut w = csv::Writer::from_path(&p).map_err(|e| io_err(&p, e))?;
-        for row in &series.link {
-            w.serialize(row).map_err(|e| io_err(&p, e))?;
-        }
-        w.flush().map_err(|e| io_err(&p, e))?;
     }
     Ok(())
 }

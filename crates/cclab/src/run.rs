@@ -146,19 +146,19 @@ fn simulate_tapped(
     Ok((result, tap))
 }
 
-pub fn run(a: &RunArgs) -> Result<(), UserError> {
+/// The scenario that `cclab run` flags describe: the scenario file they name (if any) with the
+/// flags over it.
+pub fn scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     let flags = flags_scenario(a)?;
     let base = match &a.scenario {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| UserError(format!("{}: cannot read the scenario: {e}", path.display())))?;
-            let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
-            s.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));
-            s
-        }
+        Some(path) => Scenario::load(path)?,
         None => Scenario::default(),
     };
-    let scenario = base.overlay(&flags);
+    Ok(base.overlay(&flags))
+}
+
+pub fn run(a: &RunArgs) -> Result<(), UserError> {
+    let scenario = scenario(a)?;
     if a.scenario.is_none() && a.cc.is_none() {
         if a.pcap.is_some() {
             return Err("--pcap: needs a single run: give --cc or a scenario file".into());

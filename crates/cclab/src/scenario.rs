@@ -306,6 +306,29 @@ impl Scenario {
         })
     }
 
+    /// A scenario file: read, parsed and its relative paths made absolute (see
+    /// [`Scenario::rebase_paths`]).
+    pub fn load(path: &std::path::Path) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the scenario: {e}", path.display()))?;
+        let mut s = Scenario::from_toml(&text, &path.display().to_string())?;
+        s.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));
+        Ok(s)
+    }
+
+    /// A scenario from a TOML value (a sweep's run, a Python dict), validated as
+    /// [`Scenario::from_toml`] validates a file. Errors are `key: message`.
+    pub fn from_value(v: &toml::Value) -> Result<Scenario, String> {
+        serde_path_to_error::deserialize(v.clone()).map_err(|e| {
+            let path = e.path().to_string();
+            let msg = e.into_inner().message().replace('\n', " ");
+            if path.is_empty() || path == "." {
+                msg
+            } else {
+                format!("{path}: {msg}")
+            }
+        })
+    }
+
     /// The scenario file that resolves to `cfg` (experiments write it next to each run's
     /// results, so that `cclab run scenario.toml` repeats the run).
     pub fn from_config(cfg: &SimConfig) -> Scenario {

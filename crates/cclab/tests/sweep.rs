@@ -274,3 +274,50 @@ fn a_faster_link_carries_more() {
         assert_eq!(pair[0][13..], pair[1][13..]);
     }
 }
+
+/// A sweep's run travels to a worker (a thread, a Ray task, another machine) as its scenario's
+/// TOML text: that text must read back as the very same scenario, for every kind of value a
+/// plan can set (units, algorithm parameters, netem, schedules, traces, per-flow settings).
+#[test]
+fn each_runs_scenario_survives_its_toml_text() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.down"), "1\n2\n3\n").unwrap();
+    let plan = dir.path().join("p.toml");
+    std::fs::write(
+        &plan,
+        r#"duration = "3s"
+seeds = [1, 9]
+[link]
+rate = "12.5mbit"
+buffer = "0.5bdp"
+netem = "delay 5ms 1ms 25% loss 0.1%"
+[defaults]
+rtt = "30ms"
+delayed_ack = true
+[[flows]]
+cc = { algorithm = "cubic", beta = 0.8 }
+start = "250ms"
+[[flows]]
+cc = "bbr"
+size = "1MB"
+count = 2
+[grid]
+"link.queue" = ["droptail", "codel"]
+"flows[0].cc.beta" = [0.6, 0.75]
+[[list]]
+"link.trace" = "t.down"
+[[list]]
+"defaults.mss" = 1200
+"link.schedule" = [{ at = "1s", rate = "2mbit" }]
+"#,
+    )
+    .unwrap();
+    let plan = cclab::sweep::plan::Plan::load(&plan).map_err(|e| e.0).unwrap();
+    assert_eq!(plan.runs.len(), 2 * 2 * 2 * 2);
+    for run in &plan.runs {
+        let text = toml::to_string(&run.scenario).unwrap();
+        let back = cclab::scenario::Scenario::from_toml(&text, "run").unwrap();
+        assert_eq!(back, run.scenario, "{text}");
+        assert_eq!(format!("{:?}", back.resolve().unwrap()), format!("{:?}", run.scenario.resolve().unwrap()));
+    }
+}

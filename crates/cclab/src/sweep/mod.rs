@@ -24,8 +24,8 @@
 //! whose rows are all there; `<out>.fingerprint` records which plan the rows belong to.
 
 mod keypath;
-mod plan;
-mod store;
+pub mod plan;
+pub mod store;
 
 use crate::run::simulate;
 use crate::UserError;
@@ -53,10 +53,69 @@ pub struct SweepArgs {
     /// Print the runs a sweep would do, and do nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Where the runs go: `local` (this machine's cores, rows into the plan's CSV) or `ray`
+    /// (Ray tasks, through the Python package: rows into a Parquet store, the plan's `out`
+    /// with `.parquet`).
+    #[arg(long, value_enum, default_value_t = Engine::Local)]
+    pub engine: Engine,
+    /// Ray cluster address for `--engine ray` (`auto`, `ray://head:10001`); default: start a
+    /// local Ray.
+    #[arg(long)]
+    pub address: Option<String>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Local,
+    Ray,
+}
+
+/// `--engine ray`: the plan is checked here, then run by the Python package (`python -m cclab
+/// sweep`, with the interpreter `CCLAB_PYTHON` names, or `python3`), which owns the Ray side.
+fn sweep_on_ray(a: &SweepArgs, plan: &Plan) -> Result<(), UserError> {
+    if a.threads.is_some() {
+        return Err("--threads: applies to --engine local; Ray uses the cluster's CPUs".into());
+    }
+    let python = std::env::var("CCLAB_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let out = plan.out.with_extension("parquet");
+    let mut cmd = std::process::Command::new(&python);
+    cmd.args(["-m", "cclab", "sweep"]).arg(&a.plan).args(["--engine", "ray", "--out"]).arg(&out);
+    if let Some(addr) = &a.address {
+        cmd.args(["--address", addr]);
+    }
+    if a.fresh {
+        cmd.arg("--fresh");
+    }
+    if a.quiet {
+        cmd.arg("--quiet");
+    }
+    let probe = std::process::Command::new(&python).args(["-c", "import cclab, ray"]).output();
+    match probe {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            return Err(format!(
+                "--engine ray: needs the cclab Python package with Ray, which `{python}` cannot import; install it with `pip install './python[ray]'` (or name the interpreter in CCLAB_PYTHON)"
+            )
+            .into())
+        }
+    }
+    let status = cmd.status().map_err(|e| format!("--engine ray: cannot start `{python}`: {e}"))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        // The Python side has printed its one-line `error:` already; one is enough.
+        Some(2) => std::process::exit(2),
+        _ => Err(UserError(format!("--engine ray: `{python} -m cclab sweep` failed ({status})"))),
+    }
 }
 
 pub fn sweep(a: &SweepArgs) -> Result<(), UserError> {
     let plan = Plan::load(&a.plan)?;
+    if a.address.is_some() && a.engine != Engine::Ray {
+        return Err("--address: applies to --engine ray".into());
+    }
+    if a.engine == Engine::Ray && !a.dry_run {
+        return sweep_on_ray(a, &plan);
+    }
     let mut store = Store::open(&plan, a.fresh)?;
     let todo: Vec<usize> = (0..plan.runs.len()).filter(|&i| !store.is_done(i)).collect();
     let pool = rayon::ThreadPoolBuilder::new()

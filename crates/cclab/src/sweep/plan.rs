@@ -70,6 +70,13 @@ impl Plan {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read the plan: {e}"))?;
         let dir = path.parent().unwrap_or(Path::new(""));
+        Plan::from_text(&text, &file, dir, path.with_extension("csv"))
+    }
+
+    /// A plan from its TOML text: `file` names it in errors, relative paths in it (`base`,
+    /// `out`, traces) are taken from `dir`, and `default_out` is where its rows go when it sets
+    /// no `out`.
+    pub fn from_text(text: &str, file: &str, dir: &Path, default_out: PathBuf) -> Result<Plan, UserError> {
         let toml_err = |e: toml::de::Error| format!("{}: {}", at(&file, &text, e.span()), e.message().replace('\n', " "));
         let mut inline: Table = toml::from_str(&text).map_err(toml_err)?;
         let keys: SweepKeys = serde_path_to_error::deserialize(toml::Deserializer::new(&text)).map_err(|e| {
@@ -80,7 +87,7 @@ impl Plan {
             inline.remove(k);
         }
         let base = Value::Table(base_scenario(&file, &text, dir, keys.base.as_ref(), inline)?);
-        parse_scenario(&base).map_err(|e| {
+        Scenario::from_value(&base).map_err(|e| {
             let hint = if !e.contains(['.', '[']) && e.contains("unknown field") { "; a plan's own keys are base, grid, list, seeds, out" } else { "" };
             format!("{file}: base scenario: {e}{hint}")
         })?;
@@ -143,7 +150,7 @@ impl Plan {
                         Some(s) => format!("{}: {} = {}: {e}", s.at, s.origin, s.value),
                         None => format!("{file}: the run with {}: {e}", describe()),
                     };
-                    let mut scenario = parse_scenario(&value).map_err(blame)?;
+                    let mut scenario = Scenario::from_value(&value).map_err(blame)?;
                     scenario.rebase_paths(dir);
                     let flows = scenario.resolve().map_err(blame)?.flows.len();
                     runs.push(Run { id: id.clone(), cells: cells.clone(), seed, scenario, flows });
@@ -156,8 +163,8 @@ impl Plan {
             identity.push('\n');
         }
         Ok(Plan {
-            out: keys.out.map_or_else(|| path.with_extension("csv"), |o| dir.join(o)),
-            file,
+            out: keys.out.map_or(default_out, |o| dir.join(o)),
+            file: file.to_string(),
             params,
             runs,
             combinations,
@@ -205,20 +212,6 @@ fn merge(into: &mut Table, over: Table) {
             }
         }
     }
-}
-
-/// A scenario from a TOML value, validated as `Scenario::from_toml` validates a file.
-/// Errors are `key: message`.
-fn parse_scenario(v: &Value) -> Result<Scenario, String> {
-    serde_path_to_error::deserialize(v.clone()).map_err(|e| {
-        let path = e.path().to_string();
-        let msg = e.into_inner().message().replace('\n', " ");
-        if path.is_empty() || path == "." {
-            msg
-        } else {
-            format!("{path}: {msg}")
-        }
-    })
 }
 
 fn setting(file: &str, text: &str, key: &str, v: &Spanned<Value>, origin: String) -> Result<Setting, String> {

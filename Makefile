@@ -1,0 +1,24 @@
+# `make test` runs every test: the Rust workspace's, then the Python package's (pytest) against
+# a wheel of the package built and installed into a virtual environment under target/.
+
+PYTHON ?= python3
+VENV := target/python-venv
+
+.PHONY: test test-rust test-python python
+
+test: test-rust test-python
+
+test-rust:
+	cargo test --workspace
+
+# The package as a user installs it (`pip install './python[ray]'`), with pytest.
+python: $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet './python[ray,test]'
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+# The tests compare the package with the command line: `cargo test` has built it.
+test-python: python
+	cargo build --quiet -p cclab
+	CCLAB_BIN=$(CURDIR)/target/debug/cclab $(VENV)/bin/python -m pytest -q python/tests

@@ -1,0 +1,135 @@
+"""`cclab.run` and `cclab.algorithms`: the command line's `run` and `list` as Python calls."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping, Sequence, Union
+
+import pandas as pd
+
+from . import _native
+from ._result import Result
+
+Scenario = Union[str, "os.PathLike[str]", Mapping[str, Any], None]
+
+# Keyword arguments that take a value with a unit, as the CLI's flags do, with an example each.
+_UNIT_KEYWORDS = {
+    "rate": "'40mbit'",
+    "rtt": "'100ms'",
+    "duration": "'60s'",
+    "loss": "'1%'",
+    "netem": "'delay 10ms loss 0.1%'",
+    "netem_reverse": "'delay 5ms'",
+    "buffer": "'1bdp', '100pkts' or '150KB'",
+    "queue": "'droptail', 'red', 'codel' or 'step'",
+    "trace_down": "'traces/Verizon-LTE-short.down'",
+    "stagger": "'10s'",
+    "rwnd": "'64KB'",
+    "min_rto": "'200ms'",
+    "access_rate": "'100mbit'",
+    "interval": "'100ms'",
+    "cbr_rate": "'50mbit'",
+}
+_INT_KEYWORDS = ("flows", "seed", "mss", "iw")
+
+
+def _flags(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments as the CLI's flags (`RunArgs`), checked for type."""
+    flags: dict[str, Any] = {}
+    for name, value in kwargs.items():
+        if value is None:
+            continue
+        if name == "cc":
+            if isinstance(value, str):
+                flags["cc"] = value
+            elif isinstance(value, Sequence) and value and all(isinstance(v, str) for v in value):
+                flags["cc"] = ",".join(value)
+            else:
+                raise ValueError("cc: give an algorithm name or a list of them, e.g. 'cubic' or ['cubic', 'bbr']")
+        elif name in _UNIT_KEYWORDS:
+            if isinstance(value, os.PathLike):
+                value = os.fspath(value)
+            if not isinstance(value, str):
+                raise ValueError(f"{name}: give a string with its unit, e.g. {_UNIT_KEYWORDS[name]}")
+            flags[name] = value
+        elif name in _INT_KEYWORDS:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name}: give a non-negative integer")
+            flags[name] = value
+        elif name == "sack":
+            flags["no_sack"] = not bool(value)
+        else:
+            flags[name] = bool(value)
+    return flags
+
+
+def run(
+    scenario: Scenario = None,
+    *,
+    cc: str | Sequence[str] | None = None,
+    flows: int | None = None,
+    rate: str | None = None,
+    rtt: str | None = None,
+    duration: str | None = None,
+    loss: str | None = None,
+    netem: str | None = None,
+    netem_reverse: str | None = None,
+    buffer: str | None = None,
+    queue: str | None = None,
+    trace_down: str | os.PathLike[str] | None = None,
+    ecn: bool = False,
+    seed: int | None = None,
+    stagger: str | None = None,
+    mss: int | None = None,
+    sack: bool = True,
+    delayed_ack: bool = False,
+    pacing: bool = False,
+    rwnd: str | None = None,
+    iw: int | None = None,
+    min_rto: str | None = None,
+    access_rate: str | None = None,
+    interval: str | None = None,
+    cbr_rate: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+) -> Result:
+    """Simulate one scenario and return its results.
+
+    ``scenario`` is a scenario file (TOML, as ``cclab run scenario.toml`` reads), a dict with
+    the same keys (``{"link": {"rate": "10mbit"}, "flows": [{"cc": "reno"}]}``), or None. The
+    keyword arguments are ``cclab run``'s flags (``--min-rto`` is ``min_rto``, ``--no-sack`` is
+    ``sack=False``) and override what the scenario says, as the flags override a file:
+
+    - ``cc``: the algorithms, a name or a list; flows take them in turn (``cclab.algorithms()``).
+    - ``flows``: the number of flows (default one per algorithm given).
+    - ``rate``, ``rtt``, ``duration``, ``buffer``, ``queue``, ``loss``, ``netem``, ...: strings
+      with units, as on the command line (``"40mbit"``, ``"100ms"``, ``"1bdp"``, ``"1%"``).
+    - ``seed``: the run's seed. The same scenario and seed give the same figures.
+    - ``out``: also write ``summary.json``, ``timeseries.csv``, ``link.csv`` and
+      ``scenario.toml`` there, as ``cclab run --out`` does (``cclab plot`` reads them).
+
+    Raises ``ValueError`` naming the key and what it allows when the scenario is wrong. The
+    simulation runs without the GIL, so threads can run several at once.
+    """
+    given = dict(locals())
+    for key in ("scenario", "out"):
+        given.pop(key)
+    flags = _flags(given)
+    scenario_file = scenario_json = None
+    if isinstance(scenario, (str, os.PathLike)):
+        scenario_file = os.fspath(scenario)
+    elif isinstance(scenario, Mapping):
+        scenario_json = json.dumps(scenario)
+    elif scenario is not None:
+        raise ValueError("scenario: give a scenario file's path or a dict of its keys")
+    summary, scenario_toml, timeseries, link = _native.run_scenario(
+        scenario_file, scenario_json, json.dumps(flags), None if out is None else os.fspath(out)
+    )
+    return Result(json.loads(summary), scenario_toml, timeseries, link)
+
+
+def algorithms() -> pd.DataFrame:
+    """Every algorithm and datagram protocol: name, family, transport (tcp or udp), source,
+    summary, and its parameters with their defaults (a dict, settable in a scenario as
+    ``{"cc": {"algorithm": "cubic", "beta": 0.8}}``). The same list as ``cclab list``."""
+    return pd.DataFrame(json.loads(_native.algorithms_json()))
