@@ -198,6 +198,8 @@ def sweep(
         raise ValueError(f"engine: {engine!r} is not one of 'local', 'ray'")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError("workers: give a positive integer")
+    if workers is not None and engine == "ray":
+        raise ValueError("workers: applies to engine='local'; Ray runs a task on each CPU of the cluster")
     if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
         raise ValueError("batch_size: give a positive integer")
     p = load_plan(plan)

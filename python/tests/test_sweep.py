@@ -127,5 +127,7 @@ def test_bad_arguments_are_value_errors(plan_file):
         cclab.sweep(plan_file, engine="spark")
     with pytest.raises(ValueError, match="workers"):
         cclab.sweep(plan_file, workers=0)
+    with pytest.raises(ValueError, match="workers: applies to engine='local'"):
+        cclab.sweep(plan_file, engine="ray", workers=2)
     with pytest.raises(ValueError, match="batch_size"):
         cclab.sweep(plan_file, batch_size=-1)
