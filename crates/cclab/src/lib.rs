@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod experiment;
 pub mod output;
+pub mod net_cmd;
 pub mod pcap;
 pub mod plot;
 pub mod plot_cmd;

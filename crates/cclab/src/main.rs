@@ -1,6 +1,6 @@
 //! `cclab`: the congestion-control laboratory's command line.
 
-use cclab::{bench, experiment, output, plot_cmd, run, scan_cmd, sweep, RunArgs, UserError};
+use cclab::{bench, experiment, net_cmd, output, plot_cmd, run, scan_cmd, sweep, RunArgs, UserError};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +41,12 @@ enum Command {
     /// nmap-style host discovery under each probe-window variant (seed 000): scan time, probes
     /// sent, hosts found and the packet_ratio statistics.
     Scan(scan_cmd::ScanArgs),
+    /// Serve `cclab send` clients over UDP (port 5201, as iperf3): receive their streams, or
+    /// send to them with -R.
+    Serve(net_cmd::ServeArgs),
+    /// Run a cclab congestion controller over real UDP sockets against `cclab serve`, measured
+    /// as iperf3 measures TCP; every byte is checked at the receiver.
+    Send(net_cmd::SendArgs),
     /// Plots of a run (PNG and SVG, in DIR/plots/) and DIR/report.html, from the files of
     /// `cclab run --out DIR`.
     Plot { dir: PathBuf },
@@ -95,6 +101,8 @@ fn main() -> ExitCode {
         Command::Experiment(ExperimentCmd::Run { name, fast, out, quiet }) => experiment::run(&name, fast, out.as_deref(), quiet),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Scan(args) => scan_cmd::scan(&args),
+        Command::Serve(args) => net_cmd::serve(&args),
+        Command::Send(args) => net_cmd::send(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -243,7 +243,8 @@ pub struct RunFiles {
     pub link_csv: Option<String>,
 }
 
-fn csv_text<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
+/// Rows as CSV text with a header, as the run's files hold them.
+pub fn csv_text<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for row in rows {
         w.serialize(row).map_err(|e| e.to_string())?;
@@ -267,18 +268,42 @@ impl RunFiles {
 /// Writes `summary.json`, `scenario.toml`, `timeseries.csv` and `link.csv` (see [`RunFiles`]).
 pub fn write_run(dir: &Path, scenario: &Scenario, r: &RunResult) -> Result<(), UserError> {
     let files = RunFiles::new(scenario, r).map_err(|e| io_err(dir, e))?;
-    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
-    let named = [
-        ("summary.json", Some(&files.summary_json)),
-        ("scenario.toml", Some(&files.scenario_toml)),
-        ("timeseries.csv", files.timeseries_csv.as_ref()),
-        ("link.csv", files.link_csv.as_ref()),
-    ];
-    for (name, text) in named {
-        if let Some(text) = text {
-            let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| io_err(&p, e))?;
+    let mut named = vec![("summary.json", files.summary_json), ("scenario.toml", files.scenario_toml)];
+    named.extend(files.timeseries_csv.map(|t| ("timeseries.csv", t)));
+    named.extend(files.link_csv.map(|t| ("link.csv", t)));
+    write_files(dir, &named)
+}
+
+/// The files cclab writes into a results directory (and `cclab plot` adds).
+pub const RESULT_FILES: [&str; 7] = ["summary.json", "scenario.toml", "timeseries.csv", "link.csv", "report.json", "report.html", "plots"];
+
+/// Refuses a results directory that holds anything cclab did not write there, so that a
+/// mistyped `--out` never overwrites a user's files.
+pub fn check_out_dir(dir: &Path) -> Result<(), UserError> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !RESULT_FILES.contains(&name.as_str()) {
+            return Err(UserError(format!("--out: {} holds `{name}`, which cclab did not write; give an empty or new directory", dir.display())));
         }
     }
     Ok(())
+}
+
+/// Writes each `(name, text)` into `dir`, creating it.
+pub fn write_files(dir: &Path, files: &[(&str, String)]) -> Result<(), UserError> {
+    check_out_dir(dir)?;
+    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    for (name, text) in files {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| io_err(&p, e))?;
+    }
+    Ok(())
+}
+
+/// `link.csv`'s header line, for a run that has no link samples (a real network's).
+pub fn link_csv_header() -> String {
+    let zero = sim::results::LinkSample { time: 0.0, rate_mbps: 0.0, queue_packets: 0, queue_bytes: 0, queue_delay_ms: 0.0, drops: 0, utilization: 0.0 };
+    let text = csv_text(&[zero]).expect("a link sample serialises");
+    text.lines().next().unwrap_or_default().to_string()
 }

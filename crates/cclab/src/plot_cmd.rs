@@ -15,14 +15,18 @@ pub fn run_report(d: &RunData, plots: &[PlotFiles], scenario: Option<&str>) -> R
     let mut algorithms: Vec<&str> = s.flows.iter().map(|f| f.cc.as_str()).collect();
     let mut seen = std::collections::BTreeSet::new();
     algorithms.retain(|a| seen.insert(*a));
-    let mut r = Report::new(&format!("cclab run: {}", algorithms.join(", ")));
+    // `cclab send --out` writes a real run's files: its link is not known, only its flows.
+    let real = l.queue == "real network";
+    let mut r = Report::new(&format!("cclab {}: {}", if real { "send" } else { "run" }, algorithms.join(", ")));
+    let path = if real {
+        format!("over a real network (cclab send), {:.1} s", s.sim_time_s)
+    } else {
+        format!("through a {} bottleneck ({} queue), {} s simulated", fmt_rate(l.capacity_bps), l.queue, s.sim_time_s)
+    };
     r.description(&format!(
-        "{} flow{} through a {} bottleneck ({} queue), {} s simulated. Throughput is payload sent per second, retransmissions included; goodput is payload delivered per second, each byte once.",
+        "{} flow{} {path}. Throughput is payload sent per second, retransmissions included; goodput is payload delivered per second, each byte once.",
         s.flows.len(),
         if s.flows.len() == 1 { "" } else { "s" },
-        fmt_rate(l.capacity_bps),
-        l.queue,
-        s.sim_time_s
     ));
     r.parameter("algorithms", algorithms.join(", "))
         .parameter("flows", s.flows.len())

@@ -303,6 +303,17 @@ impl SenderCore {
     pub fn packets_out(&self) -> u64 {
         self.snd_nxt - self.snd_una
     }
+    /// Ends a bulk transfer where it stands, as a timed run ends (iperf3's `-t`): no new
+    /// segment after those already sent, and the transfer is complete once all of them are
+    /// acknowledged (lost ones are still retransmitted). A finite transfer whose last segment
+    /// has gone out is unchanged.
+    pub fn end_stream(&mut self) {
+        if self.total_segs > self.snd_nxt {
+            self.total_segs = self.snd_nxt;
+            self.last_len = self.cfg.mss;
+        }
+    }
+
     /// Every byte of a finite transfer has been acknowledged.
     pub fn is_complete(&self) -> bool {
         self.snd_una >= self.total_segs
