@@ -104,6 +104,7 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
     if cfg!(debug_assertions) && !json {
         eprintln!("note: this is a debug build; run `cargo run --release -- bench` for meaningful figures");
     }
+    let net = crate::bench_net::net_cases(only, json)?;
     let mut results = Vec::new();
     for (name, what, _) in cases() {
         if only.is_some_and(|o| !name.contains(o)) {
@@ -133,6 +134,7 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
                 })
             })
             .collect();
+        let all = serde_json::json!({"simulator": all, "net": net});
         println!("{}", serde_json::to_string_pretty(&all).expect("results serialise"));
     } else {
         println!("{:<16} {:<52} {:>12} {:>9} {:>14} {:>12} {:>10}", "case", "scenario", "packets", "wall (s)", "packets/s", "events/s", "peak RSS");
@@ -147,6 +149,16 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
                 r.events as f64 / r.wall_s,
                 r.peak_rss_bytes as f64 / 1e6
             );
+        }
+        if !net.is_empty() {
+            println!("\n{:<16} {:<52} {:>12} {:>12} {:>22}", "case", "real UDP transport", "goodput", "CPU s/GB", "paced late p50/p99 us");
+            for r in &net {
+                let late = match (r.pacing_late_p50_us, r.pacing_late_p99_us) {
+                    (Some(a), Some(b)) => format!("{a:.0} / {b:.0}"),
+                    _ => "-".into(),
+                };
+                println!("{:<16} {:<52} {:>12} {:>12.2} {:>22}{}", r.name, r.what, crate::output::fmt_rate(r.goodput_bps), r.cpu_s_per_gb, late, if r.intact { "" } else { "  DATA LOST" });
+            }
         }
     }
     Ok(())

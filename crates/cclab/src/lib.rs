@@ -4,6 +4,7 @@
 //! scenario means the same thing, and a run writes the same figures, whichever one starts it.
 
 pub mod bench;
+pub mod bench_net;
 pub mod experiment;
 pub mod output;
 pub mod net_cmd;
