@@ -101,6 +101,10 @@ pub trait DatagramSender {
     fn is_complete(&self) -> bool {
         false
     }
+    /// Ends a bulk transfer where it stands, as a timed run ends: no new packet after those
+    /// sent; a reliable protocol still retransmits what is lost, and is complete once all are
+    /// acknowledged, an unreliable one at once.
+    fn end_stream(&mut self);
 }
 
 /// The receiving half of a datagram transport.
@@ -182,6 +186,12 @@ protocols! {
 }
 
 impl DatagramConfig {
+    /// Whether the protocol retransmits what is lost (SABUL and UDT are reliable bulk-transfer
+    /// protocols; TFRC and CBR carry data that may be lost for good).
+    pub fn is_reliable(&self) -> bool {
+        matches!(self, DatagramConfig::Sabul(_) | DatagramConfig::Sabul2003(_) | DatagramConfig::Udt(_))
+    }
+
     /// The default configuration of the protocol called `name`.
     pub fn from_name(name: &str) -> Option<DatagramConfig> {
         PROTOCOLS.iter().find(|p| p.name == name).map(|p| (p.default_config)())

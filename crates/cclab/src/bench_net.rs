@@ -44,7 +44,7 @@ fn cclab_case(name: &str, cc: &str, pacing: bool, secs: f64) -> Result<NetResult
         let h = s.spawn(|| server::serve(&cfg, &sock, &stop, &mut |_| {}));
         let c = ClientConfig {
             server: addr,
-            cc: cc::CcConfig::from_name(cc).map_err(UserError)?,
+            cc: sim::Transport::Tcp(cc::CcConfig::from_name(cc).map_err(UserError)?),
             streams: 1,
             duration: Time::from_secs_f64(secs),
             reverse: false,

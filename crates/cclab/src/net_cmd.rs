@@ -53,7 +53,8 @@ pub struct SendArgs {
     pub host: String,
     #[arg(long, short, default_value_t = DEFAULT_PORT)]
     pub port: u16,
-    /// The congestion controller (any TCP algorithm of `cclab list`).
+    /// The congestion controller or protocol: any of `cclab list` (TCP algorithms over the
+    /// sender core, or SABUL, UDT, TFRC, CBR with their own feedback).
     #[arg(long, default_value = "cubic")]
     pub cc: String,
     /// Seconds to send (`30` or `30s`).
@@ -148,13 +149,12 @@ fn interval_line(i: &Interval, k: u16) -> String {
 }
 
 pub fn send(a: &SendArgs) -> Result<(), UserError> {
-    let CcArg(transport) = a.cc.parse::<CcArg>().map_err(|e| format!("--cc: {e}"))?;
-    let cc = match transport {
-        Transport::Tcp(cc) => cc,
-        Transport::Datagram(d) => {
-            return Err(format!("--cc: `{}` is a datagram protocol; over real sockets cclab runs the TCP controllers so far (`cclab list` marks them tcp)", d.name()).into())
+    let CcArg(cc) = a.cc.parse::<CcArg>().map_err(|e| format!("--cc: {e}"))?;
+    if let Transport::Datagram(d) = &cc {
+        if a.pacing {
+            return Err(format!("--pacing: applies to TCP controllers; {} paces by its own rate", d.name()).into());
         }
-    };
+    }
     if a.parallel == 0 || a.parallel > 128 {
         return Err("--parallel: must be 1 to 128".into());
     }
@@ -244,13 +244,18 @@ fn print_end(reports: &[StreamReport]) {
             (Some(p50), Some(p99)) => format!("; paced sends left {p50:.0} us (median), {p99:.0} us (p99) after their time"),
             _ => String::new(),
         };
+        let checksum = match (r.checksum_ok, r.reliable) {
+            (true, _) => "ok",
+            (false, true) => "MISMATCH",
+            (false, false) => "not comparable (an unreliable protocol's losses stay lost)",
+        };
         println!(
-            "[{:>3}] integrity: {} bytes delivered once and in order, {} lost, {} corrupted, checksum {}; {} bytes of duplicate arrivals discarded{late}",
+            "[{:>3}] integrity: {} bytes delivered {}, {} lost, {} corrupted, checksum {checksum}; {} bytes of duplicate arrivals discarded{late}",
             r.stream + 1,
             r.bytes_delivered,
+            if r.reliable { "once and in order" } else { "once each, as they came" },
             r.bytes_lost,
             r.bytes_corrupted,
-            if r.checksum_ok { "ok" } else { "MISMATCH" },
             r.bytes_duplicated,
         );
     }

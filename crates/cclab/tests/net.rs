@@ -101,7 +101,7 @@ fn json_and_out_give_iperf3_shape_and_the_simulators_files() {
 
 #[test]
 fn bad_flags_are_one_line_errors() {
-    assert_user_error(&cclab(&["send", "127.0.0.1", "--cc", "sabul"]), &["--cc", "datagram protocol"]);
+    assert_user_error(&cclab(&["send", "127.0.0.1", "--cc", "sabul", "--pacing"]), &["--pacing", "sabul"]);
     assert_user_error(&cclab(&["send", "127.0.0.1", "--cc", "nosuch"]), &["--cc", "unknown algorithm"]);
     assert_user_error(&cclab(&["send", "127.0.0.1", "-t", "0"]), &["--time"]);
     assert_user_error(&cclab(&["send", "127.0.0.1", "-t", "soon"]), &["--time"]);

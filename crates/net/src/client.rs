@@ -9,7 +9,8 @@ use crate::report::{Interval, StreamReport};
 use crate::send::{StreamSender, DRAIN_LIMIT};
 use crate::wire::{decode, encode, Body, Hello, Packet};
 use cc::transport::SenderConfig;
-use cc::{CcConfig, Time};
+use cc::Time;
+use sim::Transport;
 use std::hash::BuildHasher;
 use std::net::{SocketAddr, UdpSocket};
 
@@ -25,7 +26,7 @@ const LINGER: Time = Time(500_000_000);
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
     pub server: SocketAddr,
-    pub cc: CcConfig,
+    pub cc: Transport,
     pub streams: u16,
     pub duration: Time,
     pub reverse: bool,
@@ -69,26 +70,29 @@ fn stream(cfg: &ClientConfig, k: u16, on_interval: &(dyn Fn(&Interval, u16) + Sy
             }
         }
     };
-    let hello = Hello {
+    let hello = |sent: Time| Hello {
         token: cfg.token.clone(),
+        sent,
         stream: k,
         streams: cfg.streams,
         reverse: cfg.reverse,
         mss: cfg.sender.mss as u16,
         duration_ms: (cfg.duration.0 / 1_000_000) as u32,
-        cc_json: serde_json::to_string(&cfg.cc).expect("a controller's configuration serialises"),
+        cc_json: crate::transport::to_json(&cfg.cc),
     };
-    let cc_name = cfg.cc.name();
     // The receiving side exists before the Hello goes out: a reverse stream's data may arrive
-    // before the HelloAck.
+    // before the HelloAck. It keeps time half a round trip behind this clock once the
+    // handshake has measured one, which is the server's clock under NTP's symmetric-path
+    // assumption (see `server`).
+    let start = clock.now();
     let mut receiver = cfg.reverse.then(|| {
         let window = (cfg.sender.rwnd / cfg.sender.mss).clamp(16, 1 << 20);
-        StreamReceiver::new(session, k, cc_name, cfg.sender.mss, window, cfg.delayed_ack, cfg.interval)
+        StreamReceiver::new(session, k, &cfg.cc, cfg.sender.mss, window, cfg.delayed_ack, start, cfg.interval)
     });
     let mut handshake_rtt = None;
     for _ in 0..HELLO_TRIES {
         let sent = clock.now();
-        send(&Packet { session, body: Body::Hello(hello.clone()) });
+        send(&Packet { session, body: Body::Hello(hello(sent)) });
         let until = sent + HELLO_INTERVAL;
         while let Some((n, _)) = recv_until(&sock, &clock, until, &mut buf).map_err(|e| e.to_string())? {
             let now = clock.now();
@@ -117,11 +121,12 @@ fn stream(cfg: &ClientConfig, k: u16, on_interval: &(dyn Fn(&Interval, u16) + Sy
         return Err(format!("{}: no answer from a cclab server (is `cclab serve` running there, and UDP open?)", cfg.server));
     };
     let mut heard = clock.now();
-    let hard_end = cfg.duration + DRAIN_LIMIT + SILENCE_LIMIT;
+    let hard_end = heard + cfg.duration + DRAIN_LIMIT + SILENCE_LIMIT;
     let mut printed = 0;
     if let Some(mut r) = receiver {
+        let behind = Time(rtt.0 / 2);
         loop {
-            let now = clock.now();
+            let now = clock.now() - behind;
             r.on_timers(now, &mut send);
             for i in &r.report.intervals[printed..] {
                 on_interval(i, k);
@@ -130,18 +135,16 @@ fn stream(cfg: &ClientConfig, k: u16, on_interval: &(dyn Fn(&Interval, u16) + Sy
             if r.fin_at().is_some_and(|t| now > t + LINGER) {
                 return Ok(r.report);
             }
-            if now > heard + SILENCE_LIMIT || now > hard_end {
+            if clock.now() > heard + SILENCE_LIMIT || clock.now() > hard_end {
                 return Err(format!("{}: the server went silent before the stream's end", cfg.server));
             }
-            let wake = r.next_wake().min(now + LINGER);
+            let wake = r.next_wake().min(now + LINGER) + behind;
             if let Some((n, _)) = recv_until(&sock, &clock, wake, &mut buf).map_err(|e| e.to_string())? {
                 heard = clock.now();
-                if let Ok(p) = decode(&buf[..n]) {
-                    if p.session == session {
-                        r.on_packet(heard, &p.body, &mut send);
-                    }
-                } else if let Err(e) = decode(&buf[..n]) {
-                    r.report.count_drop(e);
+                match decode(&buf[..n]) {
+                    Ok(p) if p.session == session => r.on_packet(heard - behind, &p.body, &mut send),
+                    Ok(_) => {}
+                    Err(e) => r.report.count_drop(e),
                 }
             }
             if let Some(e) = send_err.borrow_mut().take() {
@@ -149,9 +152,7 @@ fn stream(cfg: &ClientConfig, k: u16, on_interval: &(dyn Fn(&Interval, u16) + Sy
             }
         }
     }
-    // The sender keeps time from the end of the handshake, as its intervals do.
-    let clock = Clock::new();
-    let mut s = StreamSender::new(session, k, &cfg.cc, cfg.sender.clone(), cfg.duration, cfg.interval);
+    let mut s = StreamSender::new(session, k, &cfg.cc, cfg.sender.clone(), clock.now(), cfg.duration, cfg.interval);
     s.on_handshake(rtt);
     loop {
         let now = clock.now();
@@ -162,6 +163,8 @@ fn stream(cfg: &ClientConfig, k: u16, on_interval: &(dyn Fn(&Interval, u16) + Sy
         }
         printed = s.report.intervals.len();
         if s.is_done() {
+            // Done with the receiver's FinAck, or out of Fin tries without one.
+            s.abandon(now);
             return Ok(s.report);
         }
         if s.drain_expired(now) || now > heard + SILENCE_LIMIT {

@@ -3,9 +3,10 @@
 //!
 //! Precision: `ppoll(2)` sleeps on the kernel's high-resolution timers, which on Linux wake
 //! within tens of microseconds of the deadline but can oversleep by a scheduler tick when the
-//! machine is busy; so the last [`SPIN_BELOW`] of every wait polls the socket without sleeping (burning CPU for precision, as a pacing sender must at high rates). The
-//! sender measures how late each paced transmission actually left (`pacing_late` in its
-//! report).
+//! machine is busy; so the last [`SPIN_BELOW`] of every wait polls the socket without sleeping,
+//! yielding the core between polls (CPU spent for precision, as a pacing sender must at high
+//! rates). The sender measures how late each paced transmission actually left (`pacing_late`
+//! in its report).
 
 use cc::Time;
 use std::net::{SocketAddr, UdpSocket};
@@ -73,7 +74,9 @@ pub fn recv_until(sock: &UdpSocket, clock: &Clock, deadline: Time, buf: &mut [u8
         if wait > SPIN_BELOW {
             wait_readable(sock, wait - SPIN_BELOW)?;
         } else {
-            std::hint::spin_loop();
+            // Polling, but giving the core to any other thread that wants it (the other end, on
+            // loopback) rather than spinning against it.
+            std::thread::yield_now();
         }
     }
 }

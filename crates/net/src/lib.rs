@@ -10,9 +10,11 @@
 //! - [`send`] / [`recv`]: one stream's sending and receiving ends, sans-I/O over packets.
 //! - [`client`] / [`server`]: `cclab send` and `cclab serve`, the I/O around them.
 //! - [`report`]: per-interval and end-of-stream figures.
+//! - [`transport`]: the controller or protocol a session runs, as its `Hello` carries it.
 //!
-//! The datagram protocols (SABUL, UDT, TFRC, CBR) do not run over real sockets yet: only the
-//! window- and model-based controllers that drive the TCP sender core.
+//! Both ends hold the simulator's own `Endpoint` (the TCP sender core and receiver, or a
+//! datagram protocol's sender and receiver), so every controller and protocol cclab simulates
+//! runs here unchanged.
 
 pub mod client;
 pub mod clock;
@@ -21,4 +23,5 @@ pub mod recv;
 pub mod report;
 pub mod send;
 pub mod server;
+pub mod transport;
 pub mod wire;

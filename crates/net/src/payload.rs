@@ -40,6 +40,46 @@ pub fn stream_crc(session: u64, bytes: u64) -> u32 {
     h.finalize()
 }
 
+/// The checksum both ends keep over a stream. For an ordered (reliable) stream, the CRC-32 of
+/// its bytes in order; for an unordered one (TFRC, CBR: what is lost stays lost, the rest is
+/// delivered as it comes), the XOR of each packet's CRC-32 over its number and payload, which
+/// does not depend on arrival order.
+#[derive(Clone)]
+pub enum StreamSum {
+    Ordered(crc32fast::Hasher),
+    Unordered(u32),
+}
+
+impl StreamSum {
+    pub fn new(ordered: bool) -> StreamSum {
+        if ordered {
+            StreamSum::Ordered(crc32fast::Hasher::new())
+        } else {
+            StreamSum::Unordered(0)
+        }
+    }
+
+    /// Adds packet `seq`'s payload (in order, for an ordered stream).
+    pub fn add(&mut self, seq: u64, payload: &[u8]) {
+        match self {
+            StreamSum::Ordered(h) => h.update(payload),
+            StreamSum::Unordered(x) => {
+                let mut h = crc32fast::Hasher::new();
+                h.update(&seq.to_be_bytes());
+                h.update(payload);
+                *x ^= h.finalize();
+            }
+        }
+    }
+
+    pub fn value(&self) -> u32 {
+        match self {
+            StreamSum::Ordered(h) => h.clone().finalize(),
+            StreamSum::Unordered(x) => *x,
+        }
+    }
+}
+
 /// The receiver's side: in-order delivery of segments of `mss` bytes, their verification and
 /// the counts a run reports.
 pub struct Reassembly {
@@ -48,9 +88,11 @@ pub struct Reassembly {
     /// Out-of-order segments held back, at most `window` segments above `next`.
     held: BTreeMap<u64, Vec<u8>>,
     window: u64,
-    /// The next segment to deliver.
+    /// The next segment to deliver (ordered streams).
     next: u64,
-    crc: crc32fast::Hasher,
+    /// Unordered streams: which segments have arrived (a bitmap, one bit a segment).
+    seen: Option<Vec<u64>>,
+    sum: StreamSum,
     scratch: Vec<u8>,
     pub delivered: u64,
     /// Bytes of segments that arrived again after their first copy.
@@ -62,14 +104,26 @@ pub struct Reassembly {
 }
 
 impl Reassembly {
+    /// An in-order stream (TCP, SABUL, UDT); `window` bounds what is held out of order.
     pub fn new(session: u64, mss: u64, window: u64) -> Reassembly {
+        Reassembly::with_order(session, mss, window, true)
+    }
+
+    /// A stream delivered as it arrives, gaps and all (TFRC, CBR); `window` bounds how far
+    /// beyond the highest segment seen a new one may lie.
+    pub fn unordered(session: u64, mss: u64, window: u64) -> Reassembly {
+        Reassembly::with_order(session, mss, window, false)
+    }
+
+    fn with_order(session: u64, mss: u64, window: u64, ordered: bool) -> Reassembly {
         Reassembly {
             session,
             mss,
             held: BTreeMap::new(),
             window: window.max(1),
             next: 0,
-            crc: crc32fast::Hasher::new(),
+            seen: (!ordered).then(Vec::new),
+            sum: StreamSum::new(ordered),
             scratch: Vec::new(),
             delivered: 0,
             duplicates: 0,
@@ -81,6 +135,25 @@ impl Reassembly {
     /// A segment arrived. Returns whether it is new (to be acknowledged as received) or a
     /// duplicate, or beyond the window (`None`: dropped unacknowledged).
     pub fn on_segment(&mut self, seq: u64, payload: &[u8]) -> Option<bool> {
+        if let Some(seen) = &mut self.seen {
+            let (word, bit) = ((seq / 64) as usize, 1u64 << (seq % 64));
+            if seq >= self.next + self.window {
+                self.beyond_window += 1;
+                return None;
+            }
+            if word >= seen.len() {
+                seen.resize(word + 1, 0);
+            }
+            if seen[word] & bit != 0 {
+                self.duplicates += payload.len() as u64;
+                return Some(false);
+            }
+            seen[word] |= bit;
+            // `next` is one past the highest segment seen: the window slides with it.
+            self.next = self.next.max(seq + 1);
+            self.deliver(seq, payload);
+            return Some(true);
+        }
         if seq < self.next || self.held.contains_key(&seq) {
             self.duplicates += payload.len() as u64;
             return Some(false);
@@ -91,23 +164,22 @@ impl Reassembly {
         }
         self.held.insert(seq, payload.to_vec());
         while let Some(p) = self.held.remove(&self.next) {
-            self.deliver(&p);
+            self.deliver(self.next, &p);
             self.next += 1;
         }
         Some(true)
     }
 
-    fn deliver(&mut self, payload: &[u8]) {
-        let offset = self.next * self.mss;
+    fn deliver(&mut self, seq: u64, payload: &[u8]) {
         self.scratch.resize(payload.len(), 0);
-        fill(self.session, offset, &mut self.scratch);
+        fill(self.session, seq * self.mss, &mut self.scratch);
         self.corrupted += payload.iter().zip(&self.scratch).filter(|(a, b)| a != b).count() as u64;
-        self.crc.update(payload);
+        self.sum.add(seq, payload);
         self.delivered += payload.len() as u64;
     }
 
     pub fn crc(&self) -> u32 {
-        self.crc.clone().finalize()
+        self.sum.value()
     }
 
     /// Segments held out of order now (bounded by the window).
@@ -152,6 +224,28 @@ mod tests {
         assert_eq!(r.corrupted, 0);
         assert_eq!(r.crc(), stream_crc(s, 6 * mss));
         assert_eq!(r.held(), 0);
+    }
+
+    #[test]
+    fn an_unordered_stream_delivers_as_it_comes_and_its_sum_ignores_order() {
+        let (s, mss) = (5, 100);
+        let mut r = Reassembly::unordered(s, mss, 1000);
+        let mut sent = StreamSum::new(false);
+        for seq in 0..6 {
+            sent.add(seq, &segment(s, mss, seq));
+        }
+        for seq in [3, 0, 5, 3, 1, 2, 4] {
+            r.on_segment(seq, &segment(s, mss, seq));
+        }
+        assert_eq!((r.delivered, r.duplicates, r.corrupted), (6 * mss, mss, 0));
+        assert_eq!(r.crc(), sent.value());
+        // A lost packet leaves a gap, which the sum shows.
+        let mut gap = Reassembly::unordered(s, mss, 1000);
+        for seq in [0, 1, 3, 4, 5] {
+            gap.on_segment(seq, &segment(s, mss, seq));
+        }
+        assert_eq!(gap.delivered, 5 * mss);
+        assert_ne!(gap.crc(), sent.value());
     }
 
     #[test]

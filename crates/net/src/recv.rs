@@ -1,21 +1,30 @@
-//! The receiving end of a stream: cclab's sans-I/O [`Receiver`] (cumulative and SACK
-//! acknowledgements, delayed ACKs) in front of the in-order [`Reassembly`] that verifies and
-//! counts every byte; `Ack`s go back with the data packet's send time echoed.
+//! The receiving end of a stream: the simulator's [`Endpoint`] receiver (for TCP, cclab's
+//! sans-I/O receiver: cumulative and SACK acknowledgements, delayed ACKs; for a datagram
+//! protocol, its own receiver and feedback: UDT's ACKs and NAKs, SABUL's ERR and SYN, TFRC's
+//! reports) behind the [`Reassembly`] that verifies and counts every byte delivered.
 
 use crate::payload::Reassembly;
 use crate::report::{Interval, StreamReport};
-use crate::wire::{Body, FinAck, Packet};
-use cc::transport::{Receiver, ReceiverConfig};
+use crate::send::is_reliable;
+use crate::wire::{split_loss_report, Body, FinAck, Packet};
+use cc::datagram::CtrlMsg;
+use cc::rng::component_rng;
+use cc::transport::SenderConfig;
 use cc::Time;
+use sim::endpoint::{Back, Endpoint};
+use sim::packet::DataPacket;
 use sim::results::FlowSample;
+use sim::Transport;
 
 pub struct StreamReceiver {
     session: u64,
-    receiver: Receiver,
+    ep: Endpoint,
     reasm: Reassembly,
+    backs: Vec<Back>,
     /// The sender's end of stream, once it arrived.
     fin: Option<crate::wire::Fin>,
     fin_at: Option<Time>,
+    start: Time,
     interval: Time,
     next_sample: Time,
     last_delivered: u64,
@@ -24,18 +33,36 @@ pub struct StreamReceiver {
 
 impl StreamReceiver {
     /// `window`: the most segments held out of order (the receive window), which bounds memory.
-    pub fn new(session: u64, stream: u16, cc_name: &str, mss: u64, window: u64, delayed_ack: bool, interval: Time) -> StreamReceiver {
-        let receiver = Receiver::new(ReceiverConfig { delack_segments: if delayed_ack { 2 } else { 1 }, ..ReceiverConfig::default() });
+    pub fn new(session: u64, stream: u16, transport: &Transport, mss: u64, window: u64, delayed_ack: bool, start: Time, interval: Time) -> StreamReceiver {
+        let cfg = SenderConfig { mss, ..SenderConfig::default() };
+        let (ep, _) = Endpoint::new(transport, &cfg, delayed_ack, component_rng(session, stream as u64));
+        let reasm = if is_reliable(transport) { Reassembly::new(session, mss, window) } else { Reassembly::unordered(session, mss, window) };
         StreamReceiver {
             session,
-            receiver,
-            reasm: Reassembly::new(session, mss, window),
+            report: StreamReport { stream, cc: ep.name().to_string(), sender: false, reliable: is_reliable(transport), ..StreamReport::default() },
+            ep,
+            reasm,
+            backs: Vec::new(),
             fin: None,
             fin_at: None,
+            start,
             interval,
-            next_sample: interval,
+            next_sample: start + interval,
             last_delivered: 0,
-            report: StreamReport { stream, cc: cc_name.to_string(), sender: false, ..StreamReport::default() },
+        }
+    }
+
+    fn send_backs(&mut self, send: &mut dyn FnMut(&Packet<'_>)) {
+        for back in self.backs.drain(..) {
+            match back {
+                Back::Ack(ack) => send(&Packet { session: self.session, body: Body::Ack(ack) }),
+                Back::Ctrl(CtrlMsg::Nak { lost }) => {
+                    for m in split_loss_report(&lost) {
+                        send(&Packet { session: self.session, body: Body::Ctrl(m) });
+                    }
+                }
+                Back::Ctrl(m) => send(&Packet { session: self.session, body: Body::Ctrl(m) }),
+            }
         }
     }
 
@@ -44,9 +71,19 @@ impl StreamReceiver {
             Body::Data(d) => {
                 // Beyond the receive window: dropped unacknowledged, the sender will resend.
                 let Some(_) = self.reasm.on_segment(d.seq, d.payload) else { return };
-                if let Some(ack) = self.receiver.on_segment(now, d.seq, d.sent, false) {
-                    send(&Packet { session: self.session, body: Body::Ack(ack) });
-                }
+                let p = DataPacket {
+                    flow: 0,
+                    seq: d.seq,
+                    len: d.payload.len() as u32,
+                    wire: d.payload.len() as u32,
+                    sent: d.sent,
+                    enqueued: d.sent,
+                    ecn: 0,
+                    retransmission: d.flags & crate::wire::FLAG_RETX != 0,
+                    hdr_rtt: d.hdr_rtt.unwrap_or(Time::ZERO),
+                };
+                self.ep.on_data(now, &p, &mut self.backs);
+                self.send_backs(send);
             }
             Body::Fin(f) => {
                 if self.fin.is_none() {
@@ -63,15 +100,14 @@ impl StreamReceiver {
 
     pub fn next_wake(&self) -> Time {
         let t = if self.fin.is_some() { Time(u64::MAX) } else { self.next_sample };
-        self.receiver.next_timer().map_or(t, |x| x.min(t))
+        self.ep.receiver_next_timer().map_or(t, |x| x.min(t))
     }
 
-    /// Delayed-ACK timer and interval samples.
+    /// The receiver's timers (delayed ACK, periodic ACK/NAK/SYN, feedback) and interval samples.
     pub fn on_timers(&mut self, now: Time, send: &mut dyn FnMut(&Packet<'_>)) {
-        if self.receiver.next_timer().is_some_and(|t| t <= now) {
-            if let Some(ack) = self.receiver.on_timer(now) {
-                send(&Packet { session: self.session, body: Body::Ack(ack) });
-            }
+        if self.ep.receiver_next_timer().is_some_and(|t| t <= now) {
+            self.ep.receiver_on_timer(now, &mut self.backs);
+            self.send_backs(send);
         }
         if self.fin.is_none() && now >= self.next_sample {
             self.sample(now);
@@ -82,10 +118,10 @@ impl StreamReceiver {
         let start = self.next_sample.saturating_sub(self.interval);
         let bytes = self.reasm.delivered - self.last_delivered;
         let secs = (now - start).as_secs_f64().max(1e-9);
-        self.report.intervals.push(Interval { start_s: start.as_secs_f64(), end_s: now.as_secs_f64(), bytes, bits_per_second: bytes as f64 * 8.0 / secs, ..Interval::default() });
+        self.report.intervals.push(Interval { start_s: (start - self.start).as_secs_f64(), end_s: (now - self.start).as_secs_f64(), bytes, bits_per_second: bytes as f64 * 8.0 / secs, ..Interval::default() });
         // The receiver knows only what arrived: the sender's columns stay empty.
         self.report.samples.push(FlowSample {
-            time: now.as_secs_f64(),
+            time: (now - self.start).as_secs_f64(),
             flow: self.report.stream as u32,
             cwnd: None,
             ssthresh: None,
@@ -111,7 +147,7 @@ impl StreamReceiver {
     fn finish(&mut self, now: Time) {
         let fin = self.fin.clone().expect("finish after the Fin");
         let r = &mut self.report;
-        r.seconds = now.as_secs_f64();
+        r.seconds = (now - self.start).as_secs_f64();
         r.bytes_delivered = self.reasm.delivered;
         r.bytes_lost = fin.bytes.saturating_sub(self.reasm.delivered);
         r.bytes_duplicated = self.reasm.duplicates;

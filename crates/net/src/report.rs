@@ -31,6 +31,9 @@ pub struct StreamReport {
     pub cc: String,
     /// Whether this side sent the data (the report is the sender's view) or received it.
     pub sender: bool,
+    /// The transport retransmits what is lost (TCP, SABUL, UDT); TFRC and CBR do not, and what
+    /// they lose stays lost.
+    pub reliable: bool,
     pub seconds: f64,
     pub bytes_sent: u64,
     pub segments_sent: u64,
@@ -70,9 +73,11 @@ impl StreamReport {
         }
     }
 
-    /// Nothing lost, duplicated or corrupted in delivery, and the checksums agree.
+    /// Every byte delivered is the byte sent, and, for a reliable transport, every byte sent
+    /// was delivered once and in order (the checksums agree). An unreliable one may lose
+    /// packets; it is intact when what it delivered is uncorrupted and its losses are counted.
     pub fn intact(&self) -> bool {
-        self.bytes_lost == 0 && self.bytes_corrupted == 0 && self.checksum_ok
+        self.bytes_corrupted == 0 && (!self.reliable || (self.bytes_lost == 0 && self.checksum_ok))
     }
 
     pub fn count_drop(&mut self, e: crate::wire::WireError) {

@@ -2,6 +2,13 @@
 //! server receives, acknowledges and verifies) or, with the client's `-R`, one the server
 //! sends. One thread drives them all, waking for the earliest of their timers.
 //!
+//! Clocks: each session keeps time on the client's clock as best the server can tell, so that a
+//! data packet's send time and its arrival time can be compared (SABUL's and UDT's receivers
+//! estimate the RTT from one-way delays, as the simulator's synchronised clocks allow). The
+//! session's clock starts at the `Hello`'s own send time, which puts it one forward delay
+//! behind the client's; when the first data packet arrives, one round trip after the
+//! `HelloAck` left, it moves ahead by half that round trip (NTP's symmetric-path assumption).
+//!
 //! Safety: a `Hello` must present the server's token when one is set; the server holds at most
 //! `max_sessions` sessions, refuses durations beyond `max_duration`, bounds each receiver's
 //! out-of-order buffer by the receive window, and drops a session that has been silent for
@@ -13,7 +20,7 @@ use crate::report::StreamReport;
 use crate::send::StreamSender;
 use crate::wire::{decode, encode, Body, Hello, Packet, WireError, MAX_PAYLOAD};
 use cc::transport::SenderConfig;
-use cc::{CcConfig, Time};
+use cc::Time;
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +38,16 @@ pub struct ServerConfig {
     /// Leave after the first client's sessions have all ended (iperf3's `-1`).
     pub once: bool,
     pub interval: Time,
+}
+
+impl Session {
+    fn local(&self, now: Time) -> Time {
+        Time((now.0 as i128 - self.offset).max(1) as u64)
+    }
+
+    fn server_time(&self, local: Time) -> Time {
+        Time((local.0 as i128 + self.offset).clamp(0, u64::MAX as i128) as u64)
+    }
 }
 
 impl Default for ServerConfig {
@@ -55,8 +72,10 @@ enum Role {
 
 struct Session {
     role: Role,
-    /// The server's time when the session began: each session keeps time from its own start.
-    epoch: Time,
+    /// Server time minus session time, in ns (see the module doc).
+    offset: i128,
+    /// Server time the first `HelloAck` left, until the first data packet aligns the clock.
+    acked_at: Option<Time>,
     heard: Time,
     /// When a finished session is forgotten (kept a little to answer a repeated Fin).
     forget_at: Option<Time>,
@@ -98,7 +117,7 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
         // Timers, sends, idle and finished sessions.
         let mut forget = Vec::new();
         for (&(addr, id), s) in sessions.iter_mut() {
-            let local = now - s.epoch;
+            let local = s.local(now);
             let mut send = |p: &Packet<'_>| {
                 encode(p, &mut out);
                 let _ = sock.send_to(&out, addr);
@@ -139,11 +158,12 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
         }
         let mut wake = now + Time::from_millis(100);
         for s in sessions.values_mut() {
+            let local = s.local(now);
             let t = match &mut s.role {
                 Role::Receive(r) => r.next_wake(),
-                Role::Send(x) => x.next_wake(now - s.epoch),
+                Role::Send(x) => x.next_wake(local),
             };
-            wake = wake.min(s.epoch + t).min(s.forget_at.unwrap_or(wake));
+            wake = wake.min(s.server_time(t)).min(s.forget_at.unwrap_or(wake));
         }
         let Some((n, addr)) = recv_until(sock, &clock, wake, &mut buf).map_err(|e| e.to_string())? else { continue };
         let now = clock.now();
@@ -166,20 +186,21 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
         let key = (addr, p.session);
         if let Body::Hello(h) = &p.body {
             if !sessions.contains_key(&key) {
-                match admit(cfg, h, p.session, sessions.len()) {
+                match admit(cfg, h, p.session, sessions.len(), h.sent) {
                     Ok(role) => {
                         stats.sessions += 1;
                         served_any = true;
                         log(&format!(
                             "session {:016x} from {addr}: {} stream {} of {}, {} s, {}",
                             p.session,
-                            serde_json::from_str::<CcConfig>(&h.cc_json).map(|c| c.name()).unwrap_or("?"),
+                            crate::transport::from_json(&h.cc_json).map(|c| c.name()).unwrap_or("?"),
                             h.stream + 1,
                             h.streams,
                             h.duration_ms as f64 / 1e3,
                             if h.reverse { "server sends (reverse)" } else { "client sends" }
                         ));
-                        sessions.insert(key, Session { role, epoch: now - Time(1), heard: now, forget_at: None });
+                        let offset = now.0 as i128 - h.sent.0 as i128;
+                        sessions.insert(key, Session { role, offset, acked_at: Some(now), heard: now, forget_at: None });
                     }
                     Err(reason) => {
                         stats.refused += 1;
@@ -187,6 +208,12 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
                         send(&Packet { session: p.session, body: Body::HelloAck { ok: false, reason } });
                         continue;
                     }
+                }
+            }
+            // A repeated Hello (its HelloAck was lost): the data will follow this HelloAck.
+            if let Some(s) = sessions.get_mut(&key) {
+                if s.acked_at.is_some() {
+                    s.acked_at = Some(now);
                 }
             }
             send(&Packet { session: p.session, body: Body::HelloAck { ok: true, reason: String::new() } });
@@ -197,7 +224,11 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
             continue;
         };
         s.heard = now;
-        let local = now - s.epoch;
+        if let (Body::Data(_), Some(acked), Role::Receive(_)) = (&p.body, s.acked_at, &s.role) {
+            s.offset -= ((now - acked).0 / 2) as i128;
+            s.acked_at = None;
+        }
+        let local = s.local(now);
         match &mut s.role {
             Role::Receive(r) => r.on_packet(local, &p.body, &mut send),
             Role::Send(x) => x.on_packet(local, &p.body),
@@ -207,7 +238,7 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
 }
 
 /// Checks a `Hello` against the server's limits and builds its session.
-fn admit(cfg: &ServerConfig, h: &Hello, session: u64, open: usize) -> Result<Role, String> {
+fn admit(cfg: &ServerConfig, h: &Hello, session: u64, open: usize, start: Time) -> Result<Role, String> {
     if let Some(token) = &cfg.token {
         if h.token != *token {
             return Err("wrong or missing token (cclab send --token)".into());
@@ -223,20 +254,20 @@ fn admit(cfg: &ServerConfig, h: &Hello, session: u64, open: usize) -> Result<Rol
     if duration == Time::ZERO || duration > cfg.max_duration {
         return Err(format!("a duration of {} s is outside (0, {}] s", duration.as_secs_f64(), cfg.max_duration.as_secs_f64()));
     }
-    let cc: CcConfig = serde_json::from_str(&h.cc_json).map_err(|e| format!("congestion control: {e}"))?;
+    let cc = crate::transport::from_json(&h.cc_json).map_err(|e| format!("congestion control: {e}"))?;
     let mss = h.mss as u64;
     Ok(if h.reverse {
         let sender = SenderConfig { mss, rwnd: cfg.rwnd, ..SenderConfig::default() };
-        Role::Send(StreamSender::new(session, h.stream, &cc, sender, duration, cfg.interval))
+        Role::Send(StreamSender::new(session, h.stream, &cc, sender, start, duration, cfg.interval))
     } else {
         let window = (cfg.rwnd / mss).clamp(16, 1 << 20);
-        Role::Receive(StreamReceiver::new(session, h.stream, cc.name(), mss, window, false, cfg.interval))
+        Role::Receive(StreamReceiver::new(session, h.stream, &cc, mss, window, false, start, cfg.interval))
     })
 }
 
 fn ended_line(addr: SocketAddr, id: u64, r: &StreamReport) -> String {
     format!(
-        "session {id:016x} from {addr}: {} {} bytes in {:.2} s ({:.2} Mbit/s), lost {}, duplicated {}, corrupted {}, checksum {}",
+        "session {id:016x} from {addr}: {} {} bytes in {:.2} s ({:.2} Mbit/s), lost {}, duplicate arrivals {}, corrupted {}, checksum {}",
         if r.sender { "sent and delivered" } else { "received" },
         r.bytes_delivered,
         r.seconds,
@@ -244,6 +275,10 @@ fn ended_line(addr: SocketAddr, id: u64, r: &StreamReport) -> String {
         r.bytes_lost,
         r.bytes_duplicated,
         r.bytes_corrupted,
-        if r.checksum_ok { "ok" } else { "MISMATCH" }
+        match (r.checksum_ok, r.reliable) {
+            (true, _) => "ok",
+            (false, true) => "MISMATCH",
+            (false, false) => "not comparable (unreliable)",
+        }
     )
 }

@@ -95,7 +95,7 @@ fn real_goodput(cc: &str) -> (f64, u64) {
             let h = s.spawn(|| link(&sock, server, &stop, bdp));
             let c = ClientConfig {
                 server: addr,
-                cc: CcConfig::from_name(cc).unwrap(),
+                cc: sim::Transport::Tcp(CcConfig::from_name(cc).unwrap()),
                 streams: 1,
                 duration: Time::from_secs_f64(SECS),
                 reverse: false,

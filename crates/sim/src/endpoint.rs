@@ -3,9 +3,10 @@
 //! sender and receiver state machines. The simulator talks to both through this one type.
 
 use crate::packet::DataPacket;
-use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival};
-use cc::transport::{Ack, Receiver, SenderCore};
-use cc::{Bytes, CongestionControl, Time};
+use crate::config::{Transport, TCP_HEADER_BYTES, UDP_HEADER_BYTES};
+use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit};
+use cc::transport::{Ack, Receiver, ReceiverConfig, SenderConfig, SenderCore};
+use cc::{Bytes, CcRng, CongestionControl, Time};
 
 /// What travels back from receiver to sender.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +70,33 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
+    /// Both ends of a flow of `transport` with the sender settings `sender`, and the header
+    /// bytes each of its packets carries on a link (TCP/IP with timestamps and SACK room, or
+    /// UDP/IP with the protocol's own header).
+    pub fn new(transport: &Transport, sender: &SenderConfig, delayed_ack: bool, rng: CcRng) -> (Endpoint, Bytes) {
+        match transport {
+            Transport::Tcp(cc) => {
+                let tx = SenderCore::new(sender.clone(), cc, rng);
+                let rx = Receiver::new(ReceiverConfig { sack: sender.sack, delack_segments: if delayed_ack { 2 } else { 1 }, ..ReceiverConfig::default() });
+                (Endpoint::Tcp { sender: tx, receiver: rx }, TCP_HEADER_BYTES)
+            }
+            Transport::Datagram(dg) => {
+                let init = DgInit { mss: sender.mss, data_limit: sender.data_limit, rng };
+                let (tx, rx) = dg.build(init);
+                (Endpoint::Datagram { sender: tx, receiver: rx, mss: sender.mss, data_limit: sender.data_limit, ctrl: Vec::new() }, UDP_HEADER_BYTES)
+            }
+        }
+    }
+
+    /// Ends a bulk flow where it stands, as a timed run ends: nothing new is sent, what is
+    /// outstanding is still recovered (see `SenderCore::end_stream`, `DatagramSender::end_stream`).
+    pub fn end_stream(&mut self) {
+        match self {
+            Endpoint::Tcp { sender, .. } => sender.end_stream(),
+            Endpoint::Datagram { sender, .. } => sender.end_stream(),
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Endpoint::Tcp { sender, .. } => sender.controller().name(),

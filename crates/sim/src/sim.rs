@@ -5,7 +5,7 @@
 //! only its head event; timers are cancelled lazily by generation numbers. Every random
 //! process has its own RNG derived from `(seed, component id)`.
 
-use crate::config::{SimConfig, Transport, TCP_HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::config::{SimConfig, TCP_HEADER_BYTES};
 use crate::endpoint::{Back, Endpoint, FlowCounters};
 use crate::event::{EventKind, EventQueue};
 use crate::impair::{DelayProcess, LossProcess};
@@ -17,7 +17,7 @@ use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
 use crate::tap::{FlowInfo, Tap};
 use cc::rng::{component_rng, Rng};
-use cc::transport::{Receiver, ReceiverConfig, SenderCore};
+use cc::transport::SenderCore;
 use cc::{Rate, Time};
 
 /// RNG component ids: flows use their index, the link's processes these.
@@ -117,22 +117,7 @@ impl Simulation {
             .enumerate()
             .map(|(i, f)| {
                 let rng = component_rng(cfg.seed, i as u64);
-                let (ep, header_bytes) = match &f.transport {
-                    Transport::Tcp(cc) => {
-                        let sender = SenderCore::new(f.sender.clone(), cc, rng);
-                        let receiver = Receiver::new(ReceiverConfig {
-                            sack: f.sender.sack,
-                            delack_segments: if f.delayed_ack { 2 } else { 1 },
-                            ..ReceiverConfig::default()
-                        });
-                        (Endpoint::Tcp { sender, receiver }, TCP_HEADER_BYTES)
-                    }
-                    Transport::Datagram(dg) => {
-                        let init = cc::datagram::DgInit { mss: f.sender.mss, data_limit: f.sender.data_limit, rng };
-                        let (sender, receiver) = dg.build(init);
-                        (Endpoint::Datagram { sender, receiver, mss: f.sender.mss, data_limit: f.sender.data_limit, ctrl: Vec::new() }, UDP_HEADER_BYTES)
-                    }
-                };
+                let (ep, header_bytes) = Endpoint::new(&f.transport, &f.sender, f.delayed_ack, rng);
                 events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);

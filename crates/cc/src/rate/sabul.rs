@@ -386,6 +386,10 @@ impl DatagramSender for SabulSender {
     fn is_complete(&self) -> bool {
         self.send.is_complete()
     }
+
+    fn end_stream(&mut self) {
+        self.send.end_stream();
+    }
 }
 
 #[cfg(test)]

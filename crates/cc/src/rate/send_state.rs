@@ -95,6 +95,15 @@ impl SendState {
         self.total.is_some_and(|t| self.last_ack >= t)
     }
 
+    /// No packet after those already sent (every one of them full-sized, since a transfer's
+    /// short last packet is its last): see `DatagramSender::end_stream`.
+    pub fn end_stream(&mut self) {
+        if self.total.is_none_or(|t| t > self.next_seq) {
+            self.total = Some(self.next_seq);
+            self.limit = Some(self.next_seq * self.mss);
+        }
+    }
+
     /// The pacer allows a packet at `now`.
     pub fn ready(&self, now: Time) -> bool {
         self.started.is_some() && now >= self.next_send

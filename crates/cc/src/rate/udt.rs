@@ -319,4 +319,8 @@ impl DatagramSender for UdtSender {
     fn is_complete(&self) -> bool {
         self.send.is_complete()
     }
+
+    fn end_stream(&mut self) {
+        self.send.end_stream();
+    }
 }

@@ -107,6 +107,10 @@ impl DatagramSender for CbrSender {
     fn is_complete(&self) -> bool {
         self.data_limit.is_some() && self.all_sent()
     }
+
+    fn end_stream(&mut self) {
+        self.data_limit = Some(self.data_limit.map_or(self.stats.bytes_sent, |d| d.min(self.stats.bytes_sent)));
+    }
 }
 
 /// Counts distinct packets; sends nothing.

@@ -298,6 +298,11 @@ impl DatagramSender for TfrcSender {
     fn is_complete(&self) -> bool {
         self.complete
     }
+
+    /// Complete once feedback reports the last packet sent, or the no-feedback timer fires.
+    fn end_stream(&mut self) {
+        self.data_limit = Some(self.data_limit.map_or(self.stats.bytes_sent, |d| d.min(self.stats.bytes_sent)));
+    }
 }
 
 #[cfg(test)]
