@@ -134,7 +134,8 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
                 })
             })
             .collect();
-        let all = serde_json::json!({"simulator": all, "net": net});
+        // One array: the simulator's cases, then the net cases (`goodput_bps`, `cpu_s_per_gb`).
+        let all: Vec<serde_json::Value> = all.into_iter().chain(net.iter().map(|r| serde_json::to_value(r).expect("a net result serialises"))).collect();
         println!("{}", serde_json::to_string_pretty(&all).expect("results serialise"));
     } else {
         println!("{:<16} {:<52} {:>12} {:>9} {:>14} {:>12} {:>10}", "case", "scenario", "packets", "wall (s)", "packets/s", "events/s", "peak RSS");
