@@ -138,3 +138,30 @@ fn no_server_is_an_error_within_the_handshake_limit() {
     let err = client::run(&client(addr, "reno", 0.5), &|_, _| {}).unwrap_err();
     assert!(err.contains("no answer"), "{err}");
 }
+
+#[test]
+fn silent_sessions_time_out_and_the_session_limit_holds() {
+    use net::wire::{decode, encode, Body, Hello, Packet};
+    let cfg = ServerConfig { idle_timeout: Time::from_millis(300), max_sessions: 1, ..loopback() };
+    let (answers, stats) = with_server(cfg, |addr| {
+        let hello = |session| {
+            let h = Hello { token: String::new(), sent: Time(1), stream: 0, streams: 1, reverse: false, mss: 1448, duration_ms: 60_000, cc_json: "{\"algorithm\":\"reno\"}".into() };
+            let mut buf = Vec::new();
+            encode(&Packet { session, body: Body::Hello(h) }, &mut buf);
+            buf
+        };
+        // One session opens and goes silent; a second is refused while it is held.
+        let first = exchange(addr, &hello(1));
+        let second = exchange(addr, &hello(2));
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        // The silent one was closed: room again.
+        let third = exchange(addr, &hello(3));
+        [first, second, third].map(|a| match decode(&a.expect("an answer")).unwrap().body {
+            Body::HelloAck { ok, .. } => ok,
+            other => panic!("{other:?}"),
+        })
+    });
+    assert_eq!(answers, [true, false, true]);
+    assert!(stats.idle_closed >= 1, "{stats:?}");
+    assert_eq!(stats.refused, 1);
+}
