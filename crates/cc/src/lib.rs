@@ -15,15 +15,18 @@
 
 pub mod aimd;
 pub mod algorithms;
+pub mod cbr;
 pub mod config;
 pub mod controller;
 pub mod datagram;
 pub mod filter;
 pub mod hystart;
+pub mod protocols;
 pub mod rate;
 pub mod rng;
 pub mod round;
 pub mod scan;
+pub mod seen;
 pub mod tfrc;
 pub mod transport;
 pub mod units;

@@ -6,7 +6,7 @@
 //! Run with `--nocapture` to see the measured figures.
 
 use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit};
-use cc::rate::{sabul, sabul_2003, udt, Sabul2003Config, SabulConfig, SabulInterval, UdtConfig};
+use cc::rate::{sabul, udt, Sabul2003Config, SabulConfig, SabulInterval, UdtConfig};
 use cc::rng::{CcRng, Rng};
 use cc::{component_rng, Bytes, Time};
 use std::collections::VecDeque;
@@ -233,7 +233,7 @@ fn every_packet_is_delivered_exactly_once_despite_losses() {
     check_reliable("sabul", sabul::new_pair(&SabulConfig::default(), init(Some(limit), 1)), limit, path.clone());
     check_reliable(
         "sabul-2003",
-        sabul_2003::new_pair(&Sabul2003Config::default(), init(Some(limit), 1)),
+        sabul::v2003::new_pair(&Sabul2003Config::default(), init(Some(limit), 1)),
         limit,
         path.clone(),
     );

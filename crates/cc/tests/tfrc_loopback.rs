@@ -10,7 +10,8 @@
 
 use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit};
 use cc::rng::{CcRng, Rng};
-use cc::tfrc::{CbrConfig, TfrcConfig};
+use cc::cbr::CbrConfig;
+use cc::tfrc::TfrcConfig;
 use cc::{component_rng, Bytes, Rate, Time};
 use std::collections::VecDeque;
 
@@ -178,7 +179,7 @@ fn cbr_sends_exactly_its_rate_regardless_of_loss() {
     let cfg = CbrConfig { rate_bps: 2_000_000 };
     let end = Time::from_secs(20);
     for (link_bps, p) in [(100e6, 0.0), (100e6, 0.1), (100e6, 0.5), (1e6, 0.0)] {
-        let mut path = Path::new(cc::tfrc::new_cbr_pair(&cfg, init(1000)), Rate::from_bits_per_sec(link_bps), Time::from_millis(50), p, 3);
+        let mut path = Path::new(cc::cbr::new_pair(&cfg, init(1000)), Rate::from_bits_per_sec(link_bps), Time::from_millis(50), p, 3);
         path.buffer = 50;
         path.run_until(end);
         let sent = path.tx.stats().packets_sent;

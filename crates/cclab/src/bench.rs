@@ -5,7 +5,7 @@
 //! one core's speed.
 
 use crate::UserError;
-use cc::datagram::DatagramConfig;
+use cc::protocols::DatagramConfig;
 use cc::{CcConfig, Rate, Time};
 use serde::{Deserialize, Serialize};
 use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Simulation};

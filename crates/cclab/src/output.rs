@@ -176,7 +176,7 @@ fn list_entries() -> Vec<ListEntry> {
         summary: a.summary,
         config: serde_json::to_value((a.default_config)()).expect("config serialises"),
     });
-    let datagram = cc::datagram::PROTOCOLS.iter().map(|p| ListEntry {
+    let datagram = cc::protocols::PROTOCOLS.iter().map(|p| ListEntry {
         name: p.name,
         family: p.family,
         transport: "udp",

@@ -4,7 +4,7 @@ use crate::output;
 use crate::pcap::PcapTap;
 use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
 use crate::{RunArgs, UserError};
-use cc::datagram::DatagramConfig;
+use cc::protocols::DatagramConfig;
 use cc::ALGORITHMS;
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::tap::Tap;

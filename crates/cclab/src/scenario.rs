@@ -31,7 +31,7 @@
 //! key and what is allowed.
 
 use cc::transport::SenderConfig;
-use cc::datagram::{DatagramConfig, PROTOCOLS};
+use cc::protocols::{DatagramConfig, PROTOCOLS};
 use cc::{algorithm_names, Bytes, CcConfig, Rate, Time};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};

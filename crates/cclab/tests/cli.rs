@@ -175,7 +175,7 @@ fn list_shows_every_algorithm() {
     let o = cclab(&["list"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    let protocols: Vec<&str> = cc::datagram::PROTOCOLS.iter().map(|p| p.name).collect();
+    let protocols: Vec<&str> = cc::protocols::PROTOCOLS.iter().map(|p| p.name).collect();
     for a in cc::algorithm_names().into_iter().chain(protocols.iter().copied()) {
         assert!(out.lines().any(|l| l.split_whitespace().next() == Some(a)), "{a} missing:\n{out}");
     }

@@ -1,7 +1,7 @@
 //! Which controller or protocol a session runs, as the `Hello` carries it: the configuration's
 //! JSON, tagged by `algorithm` like a scenario file's `cc = { algorithm = "udt", ... }`.
 
-use cc::datagram::DatagramConfig;
+use cc::protocols::DatagramConfig;
 use sim::Transport;
 
 /// The default configuration of the TCP controller or datagram protocol called `name`.
@@ -37,7 +37,7 @@ mod tests {
             let t = Transport::Tcp((a.default_config)());
             assert_eq!(from_json(&to_json(&t)).unwrap(), t, "{}", a.name);
         }
-        for p in cc::datagram::PROTOCOLS {
+        for p in cc::protocols::PROTOCOLS {
             let t = Transport::Datagram((p.default_config)());
             assert_eq!(from_json(&to_json(&t)).unwrap(), t, "{}", p.name);
         }

@@ -2,7 +2,7 @@
 //! direction, some duplicated, some delayed past later ones (reordered), some with a flipped
 //! bit. The stream must still arrive whole: zero bytes lost, zero corrupted, checksums equal.
 //!
-//! UDT is impaired on its data path only. Its model (`cc::rate::udt_receiver`) takes every
+//! UDT is impaired on its data path only. Its model (`cc::rate::udt::receiver`) takes every
 //! full ACK's ACK2 as arriving one RTT later instead of carrying ACK2 back over the network, so
 //! once an ACK is lost the receiver never repeats it and the sender, retransmitting into a
 //! receiver that has everything, stalls: in the simulator too (`cclab run --cc udt --rate

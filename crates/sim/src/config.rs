@@ -4,7 +4,7 @@ use crate::netem::Netem;
 use crate::qdisc::QdiscConfig;
 use crate::trace::Trace;
 use cc::transport::SenderConfig;
-use cc::datagram::DatagramConfig;
+use cc::protocols::DatagramConfig;
 use cc::{Bytes, CcConfig, Rate, Time};
 
 /// How much the bottleneck queue holds.

@@ -3,9 +3,9 @@
 
 mod common;
 use ::sim::{FlowConfig, QueueLimit, RunResult};
-use cc::datagram::DatagramConfig;
+use cc::protocols::DatagramConfig;
 use cc::rate::{Sabul2003Config, SabulConfig, UdtConfig};
-use cc::tfrc::CbrConfig;
+use cc::cbr::CbrConfig;
 use cc::Time;
 use common::*;
 
@@ -85,7 +85,7 @@ fn sabul_the_shortest_rate_control_interval_takes_the_most() {
 /// more than 1.1× either other (we get about 290, 269 and 413 over 120 s).
 #[test]
 fn under_gen_a_the_shortest_interval_takes_the_most_on_the_lan() {
-    let law = cc::rate::sabul_law::SabulLawConfig::Tr2002(Default::default());
+    let law = cc::rate::sabul::law::SabulLawConfig::Tr2002(Default::default());
     let flows = [(320.0, 600, 204.0), (260.0, 400, 204.0), (210.0, 200, 203.0)]
         .map(|(init, t, rtt_us)| {
             let c = SabulConfig { initial_ipt_us: 1500.0 * 8.0 / init, syn_ms: t, law: law.clone(), ..SabulConfig::default() };

@@ -5,7 +5,7 @@
 //! | name | constructor | config |
 //! | --- | --- | --- |
 //! | `sabul` | [`sabul::new_pair`] | [`SabulConfig`] |
-//! | `sabul-2003` | [`sabul_2003::new_pair`] | [`Sabul2003Config`] |
+//! | `sabul-2003` | [`sabul::v2003::new_pair`] | [`Sabul2003Config`] |
 //! | `udt` | [`udt::new_pair`] | [`UdtConfig`] |
 //!
 //! Both protocols pace data packets by an inter-packet time (SABUL's IPT, UDT's
@@ -25,38 +25,29 @@
 //! Files, one concept each:
 //!
 //! - [`sabul`]: the SABUL sender, the two configs and `sabul`'s constructor;
-//!   [`sabul_2003`]: the `sabul-2003` preset; [`sabul_receiver`]: the receiver;
-//!   [`sabul_loss`]: per-interval counting, paper formulation and 2003 flaws;
-//!   [`sabul_law`]: the pluggable rate law; [`sabul_rc`]: Gen-B (\[RC\]); [`sabul_gen_c`]: Gen-C
-//!   (the 2003 code); [`sabul_gen_a`]: Gen-A (the 2002 report).
-//! - [`udt`]: the UDT sender, config and constructor; [`udt_receiver`]: the receiver with its
-//!   arrival-speed and packet-pair estimates; [`udt_cc`]: CUDTCC, the rate and window law.
+//!   [`sabul::v2003`]: the `sabul-2003` preset; [`sabul::receiver`]: the receiver;
+//!   [`sabul::loss`]: per-interval counting, paper formulation and 2003 flaws;
+//!   [`sabul::law`]: the pluggable rate law; [`sabul::rc`]: Gen-B (\[RC\]); [`sabul::gen_c`]:
+//!   Gen-C (the 2003 code); [`sabul::gen_a`]: Gen-A (the 2002 report).
+//! - [`udt`]: the UDT sender, config and constructor; [`udt::receiver`]: the receiver with its
+//!   arrival-speed and packet-pair estimates; [`udt::cudtcc`]: CUDTCC, the rate and window law;
+//!   [`udt::rtt`]: the RTT estimator both ends keep.
 //! - Shared: [`send_state`], [`recv_state`], [`loss_list`], [`median`], [`timer`].
 
 pub mod loss_list;
 pub mod median;
 pub mod recv_state;
 pub mod sabul;
-pub mod sabul_2003;
-pub mod sabul_gen_a;
-pub mod sabul_gen_c;
-pub mod sabul_law;
-pub mod sabul_loss;
-pub mod sabul_rc;
-pub mod sabul_receiver;
 pub mod send_state;
 pub mod timer;
 pub mod udt;
-pub mod udt_cc;
-pub mod udt_receiver;
-pub mod udt_rtt;
 
+pub use sabul::law::SabulLawConfig;
+pub use sabul::loss::SabulInterval;
+pub use sabul::receiver::SabulReceiver;
 pub use sabul::{Sabul2003Config, SabulConfig, SabulSender};
-pub use sabul_law::SabulLawConfig;
-pub use sabul_loss::SabulInterval;
-pub use sabul_receiver::SabulReceiver;
+pub use udt::receiver::UdtReceiver;
 pub use udt::{UdtConfig, UdtSender};
-pub use udt_receiver::UdtReceiver;
 
 use crate::units::Time;
 

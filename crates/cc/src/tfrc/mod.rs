@@ -18,19 +18,17 @@
 //! Files: [`equation`] (the equation and its inverse), [`loss_history`] (loss events, loss
 //! intervals, `p`), [`receiver`] (`X_recv`, feedback), [`recv_set`] (`X_recv_set`), [`sender`]
 //! (RTT, slow start, the rate, the nofeedback timer, packet spacing), [`config`]
-//! ([`TfrcConfig`]: every constant, RFC 5348's values by default), and [`cbr`] (the
-//! constant-bit-rate pair, [`CbrConfig`]).
+//! ([`TfrcConfig`]: every constant, RFC 5348's values by default). The receiver's count of
+//! distinct packets is [`crate::seen`], shared with the constant-bit-rate pair
+//! ([`crate::cbr`]).
 
-pub mod cbr;
 pub mod config;
 pub mod equation;
 pub mod loss_history;
 pub mod receiver;
 pub mod recv_set;
-mod seen;
 pub mod sender;
 
-pub use cbr::{CbrConfig, CbrReceiver, CbrSender};
 pub use config::TfrcConfig;
 pub use equation::Equation;
 pub use receiver::TfrcReceiver;
@@ -41,9 +39,4 @@ use crate::datagram::DgInit;
 /// The TFRC pair for `tfrc`. TFRC uses no randomness: `init.rng` is unused.
 pub fn new_pair(cfg: &TfrcConfig, init: DgInit) -> (TfrcSender, TfrcReceiver) {
     (TfrcSender::new(cfg, init.mss, init.data_limit), TfrcReceiver::new(cfg, init.mss))
-}
-
-/// The constant-bit-rate pair for `cbr` (see [`cbr`]).
-pub fn new_cbr_pair(cfg: &CbrConfig, init: DgInit) -> (CbrSender, CbrReceiver) {
-    cbr::new_pair(cfg, init)
 }

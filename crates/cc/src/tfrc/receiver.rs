@@ -20,7 +20,7 @@
 use super::config::TfrcConfig;
 use super::equation::Equation;
 use super::loss_history::LossHistory;
-use super::seen::SeenSet;
+use crate::seen::SeenSet;
 use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival};
 use crate::units::{Bytes, Rate, Time};
 use std::collections::VecDeque;

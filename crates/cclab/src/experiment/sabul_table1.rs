@@ -4,10 +4,10 @@
 
 use super::{run_one, Comparison, Options, Output, Table};
 use crate::UserError;
-use cc::datagram::DatagramConfig;
-use cc::rate::sabul_gen_a::GenALawConfig;
-use cc::rate::sabul_gen_c::GenCLawConfig;
-use cc::rate::sabul_law::SabulLawConfig;
+use cc::protocols::DatagramConfig;
+use cc::rate::sabul::gen_a::GenALawConfig;
+use cc::rate::sabul::gen_c::GenCLawConfig;
+use cc::rate::sabul::law::SabulLawConfig;
 use cc::rate::SabulConfig;
 use cc::{Rate, Time};
 use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig};

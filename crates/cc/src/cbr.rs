@@ -9,7 +9,7 @@
 //! distinct packets (`packets_received`), which is what the simulator uses, so no
 //! acknowledgements are needed; `DgStats::bytes_delivered` stays 0.
 
-use super::seen::SeenSet;
+use crate::seen::SeenSet;
 use crate::controller::Snapshot;
 use crate::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit, DgStats, DgTransmit};
 use crate::units::{Bytes, Rate, Time};

@@ -16,8 +16,8 @@
 //! The 2003 code's own law (Gen-C, T = 10 ms) is `law = { generation = "code-2003" }` with
 //! `syn_ms = 10`.
 
-use super::sabul::{build_pair, Sabul2003Config, SabulConfig, SabulSender};
-use super::sabul_receiver::SabulReceiver;
+use crate::rate::sabul::{build_pair, Sabul2003Config, SabulConfig, SabulSender};
+use crate::rate::sabul::receiver::SabulReceiver;
 use crate::datagram::DgInit;
 
 impl Default for Sabul2003Config {

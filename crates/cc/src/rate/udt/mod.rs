@@ -24,11 +24,15 @@
 //! The interface's ACK carries no buffer size, so the advertised buffer is `recv_buffer`
 //! (8192 packets, UDT's default, as if the application read at once).
 
-use super::send_state::SendState;
-use super::udt_cc::{UdtCc, UdtInputs};
-use super::udt_receiver::{UdtReceiver, UdtReceiverParams};
-use super::udt_rtt::UdtRtt;
-use super::us_to_time;
+pub mod cudtcc;
+pub mod receiver;
+pub mod rtt;
+
+use crate::rate::send_state::SendState;
+use crate::rate::udt::cudtcc::{UdtCc, UdtInputs};
+use crate::rate::udt::receiver::{UdtReceiver, UdtReceiverParams};
+use crate::rate::udt::rtt::UdtRtt;
+use crate::rate::us_to_time;
 use crate::controller::Snapshot;
 use crate::datagram::{CtrlMsg, DatagramSender, DgInit, DgStats, DgTransmit};
 use crate::rng::CcRng;

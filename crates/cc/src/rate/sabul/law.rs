@@ -8,9 +8,9 @@
 //! law = { generation = "tr-2002" }     # Gen-A, the 2002 report's two-threshold rule
 //! ```
 
-use super::sabul_gen_a::{GenALaw, GenALawConfig};
-use super::sabul_gen_c::{GenCLaw, GenCLawConfig};
-use super::sabul_rc::{RcLaw, RcLawConfig};
+use crate::rate::sabul::gen_a::{GenALaw, GenALawConfig};
+use crate::rate::sabul::gen_c::{GenCLaw, GenCLawConfig};
+use crate::rate::sabul::rc::{RcLaw, RcLawConfig};
 use serde::{Deserialize, Serialize};
 
 /// Which generation of SABUL's rate control, with its constants.

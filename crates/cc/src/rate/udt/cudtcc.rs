@@ -34,7 +34,7 @@
 //!
 //! **onTimeout**: in slow start, leave it as onLoss does; otherwise nothing.
 
-use super::udt::UdtConfig;
+use crate::rate::udt::UdtConfig;
 use crate::rng::{CcRng, Rng};
 use crate::units::Time;
 

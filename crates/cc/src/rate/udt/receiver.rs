@@ -20,15 +20,15 @@
 //!   does: `RTTVar ← (3·RTTVar + |s − RTT|)/4`, `RTT ← (7·RTT + s)/8` (integer µs). ACK2 is
 //!   modelled as arriving one RTT after its ACK (the control path does not lose it).
 
-use super::median::MedianWindow;
-use super::recv_state::{Arrival, OwdRtt, RecvState};
-use super::timer::Polled;
-use super::udt_rtt::UdtRtt;
+use crate::rate::median::MedianWindow;
+use crate::rate::recv_state::{Arrival, OwdRtt, RecvState};
+use crate::rate::timer::Polled;
+use crate::rate::udt::rtt::UdtRtt;
 use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival};
 use crate::units::Time;
 use std::collections::VecDeque;
 
-/// The receiver's constants, taken from the [`UdtConfig`](super::udt::UdtConfig).
+/// The receiver's constants, taken from the [`UdtConfig`](crate::rate::udt::UdtConfig).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UdtReceiverParams {
     pub syn: Time,

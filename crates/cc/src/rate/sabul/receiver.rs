@@ -14,13 +14,13 @@
 //!
 //! An ERR lists at most 366 numbers (PktSize/4 − 2); longer lists go in several ERRs.
 
-use super::loss_list::push_loss_reports;
-use super::recv_state::{Arrival, OwdRtt, RecvState};
-use super::timer::{earliest, Periodic};
+use crate::rate::loss_list::push_loss_reports;
+use crate::rate::recv_state::{Arrival, OwdRtt, RecvState};
+use crate::rate::timer::{earliest, Periodic};
 use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival};
 use crate::units::Time;
 
-/// The receiver's constants, taken from the [`SabulConfig`](super::sabul::SabulConfig).
+/// The receiver's constants, taken from the [`SabulConfig`](crate::rate::sabul::SabulConfig).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SabulReceiverParams {
     pub syn: Time,

@@ -53,19 +53,27 @@
 //! 70 % of it. With random loss above α = 0.1 % both settle far below the link rate (Gen-B
 //! treats ρ > α as congestion).
 
-use super::loss_list::SendLossList;
-use super::sabul_law::{SabulLaw, SabulLawConfig};
-use super::sabul_loss::{LossMeter, SabulInterval};
-use super::sabul_receiver::{SabulReceiver, SabulReceiverParams};
-use super::send_state::SendState;
-use super::timer::{earliest, Periodic};
-use super::us_to_time;
+pub mod gen_a;
+pub mod gen_c;
+pub mod law;
+pub mod loss;
+pub mod rc;
+pub mod receiver;
+pub mod v2003;
+
+use crate::rate::loss_list::SendLossList;
+use crate::rate::sabul::law::{SabulLaw, SabulLawConfig};
+use crate::rate::sabul::loss::{LossMeter, SabulInterval};
+use crate::rate::sabul::receiver::{SabulReceiver, SabulReceiverParams};
+use crate::rate::send_state::SendState;
+use crate::rate::timer::{earliest, Periodic};
+use crate::rate::us_to_time;
 use crate::controller::Snapshot;
 use crate::datagram::{CtrlMsg, DatagramSender, DgInit, DgStats, DgTransmit};
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 
-/// Defines [`SabulConfig`] and [`Sabul2003Config`](super::sabul_2003::Sabul2003Config) from
+/// Defines [`SabulConfig`] and [`Sabul2003Config`](crate::rate::sabul::v2003::Sabul2003Config) from
 /// one field list: the same fields, different defaults, and conversions both ways.
 macro_rules! sabul_configs {
     ($( $(#[$doc:meta])* $field:ident : $ty:ty, )*) => {
@@ -395,7 +403,7 @@ impl DatagramSender for SabulSender {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rate::sabul_gen_c::GenCLawConfig;
+    use crate::rate::sabul::gen_c::GenCLawConfig;
     use crate::rng::component_rng;
 
     fn sender(cfg: SabulConfig) -> SabulSender {
