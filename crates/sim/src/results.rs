@@ -1,7 +1,8 @@
 //! What a run produces: the summary (per flow, per link, fairness) and the time series.
 
 use crate::config::SimConfig;
-use crate::link::LinkStats;
+use crate::link::{Bottleneck, LinkStats};
+use cc::Time;
 use crate::sim::Simulation;
 use crate::stats::{jain_index, Histogram};
 use serde::{Deserialize, Serialize};
@@ -181,6 +182,27 @@ pub struct LinkSample {
     /// Drops so far.
     pub drops: u64,
     pub utilization: f64,
+}
+
+impl LinkSample {
+    /// The bottleneck's state at `now`, over the interval `iv` that ends there; `last_forwarded`
+    /// holds the wire bytes forwarded at the previous sample and is advanced.
+    pub fn take(link: &Bottleneck, now: Time, iv: Time, last_forwarded: &mut u64) -> LinkSample {
+        let fwd = link.stats.forwarded_wire_bytes;
+        let secs = iv.as_secs_f64();
+        let capacity = link.capacity_between(now - iv, now);
+        let sample = LinkSample {
+            time: now.as_secs_f64(),
+            rate_mbps: capacity * 8.0 / secs / 1e6,
+            queue_packets: link.queue_packets(),
+            queue_bytes: link.queue_bytes(),
+            queue_delay_ms: link.rate().tx_time(link.queue_bytes()).as_millis_f64(),
+            drops: link.stats.overflow_drops + link.stats.random_drops + link.stats.aqm_drops,
+            utilization: ((fwd - *last_forwarded) as f64 / capacity.max(1.0)).min(1.0),
+        };
+        *last_forwarded = fwd;
+        sample
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

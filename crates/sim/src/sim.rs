@@ -504,19 +504,7 @@ impl Simulation {
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;
         }
-        let fwd = self.link.stats.forwarded_wire_bytes;
-        let rate = self.link.rate();
-        let capacity = self.link.capacity_between(now - Time::from_secs_f64(iv), now);
-        series.link.push(LinkSample {
-            time: now.as_secs_f64(),
-            rate_mbps: capacity * 8.0 / iv / 1e6,
-            queue_packets: self.link.queue_packets(),
-            queue_bytes: self.link.queue_bytes(),
-            queue_delay_ms: rate.tx_time(self.link.queue_bytes()).as_millis_f64(),
-            drops: self.link.stats.overflow_drops + self.link.stats.random_drops + self.link.stats.aqm_drops,
-            utilization: ((fwd - self.last_link_sample_forwarded) as f64 / capacity.max(1.0)).min(1.0),
-        });
-        self.last_link_sample_forwarded = fwd;
+        series.link.push(LinkSample::take(&self.link, now, Time::from_secs_f64(iv), &mut self.last_link_sample_forwarded));
     }
 
     /// Where every data packet ever sent is now.
