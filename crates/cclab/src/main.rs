@@ -12,6 +12,7 @@ mod scan_cmd;
 mod scenario;
 mod sweep;
 mod table;
+mod testbed_cmd;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -56,8 +57,22 @@ enum Command {
     /// Plots of a run (PNG and SVG, in DIR/plots/) and DIR/report.html, from the files of
     /// `cclab run --out DIR`.
     Plot { dir: PathBuf },
+    /// Real packets: kernel TCP through the simulator's link model in network namespaces
+    /// (needs root): `cclab testbed run [SCENARIO] [flags of cclab run]`.
+    #[command(subcommand)]
+    Testbed(TestbedCmd),
+    /// The same scenario in the simulator and on the testbed (needs root), and a table of
+    /// where they agree and differ; --out DIR gets DIR/sim, DIR/kernel and DIR/twin.csv.
+    Twin(RunArgs),
     #[command(hide = true, name = "__bench-case")]
     BenchCase { name: String },
+}
+
+#[derive(Subcommand)]
+enum TestbedCmd {
+    /// Run a scenario on kernel TCP: the files of `cclab run --out` plus emulator.json (the
+    /// emulator's measured accuracy). --cc takes the kernel's names (reno, cubic, bbr, ...).
+    Run(RunArgs),
 }
 
 #[derive(Subcommand)]
@@ -79,7 +94,7 @@ enum ExperimentCmd {
 }
 
 /// Flags for `cclab run`. Each one overrides the scenario file.
-#[derive(Args, Debug, Default)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct RunArgs {
     /// Scenario file (TOML).
     pub scenario: Option<PathBuf>,
@@ -207,6 +222,8 @@ fn main() -> ExitCode {
         Command::Experiment(ExperimentCmd::Run { name, fast, out, quiet }) => experiment::run(&name, fast, out.as_deref(), quiet),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Scan(args) => scan_cmd::scan(&args),
+        Command::Testbed(TestbedCmd::Run(args)) => testbed_cmd::testbed_run(&args),
+        Command::Twin(args) => testbed_cmd::twin(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -146,7 +146,8 @@ fn simulate_tapped(
     Ok((result, tap))
 }
 
-pub fn run(a: &RunArgs) -> Result<(), UserError> {
+/// The scenario a file and flags describe (flags override the file).
+pub fn load_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     let flags = flags_scenario(a)?;
     let base = match &a.scenario {
         Some(path) => {
@@ -158,7 +159,11 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
         }
         None => Scenario::default(),
     };
-    let scenario = base.overlay(&flags);
+    Ok(base.overlay(&flags))
+}
+
+pub fn run(a: &RunArgs) -> Result<(), UserError> {
+    let scenario = load_scenario(a)?;
     if a.scenario.is_none() && a.cc.is_none() {
         if a.pcap.is_some() {
             return Err("--pcap: needs a single run: give --cc or a scenario file".into());

@@ -221,7 +221,9 @@ pub fn run_senders(
                     let running = st.rec.started.is_some() && st.rec.ended.is_none_or(|e| e + iv >= t);
                     if running {
                         let info = st.rec.last;
-                        st.rec.srtt_us.record(info.rtt as u64);
+                        if info.rtt > 0 {
+                            st.rec.srtt_us.record(info.rtt as u64);
+                        }
                         rows.push(sample_row(t, i, &info, iv.as_secs_f64(), st));
                     }
                 }

@@ -236,3 +236,32 @@ fn emulator_loses_the_configured_fraction() {
     assert_eq!(out.stats.random_drops as f64, lost);
     assert_eq!(out.stats.overflow_drops, 0);
 }
+
+/// Kernel Reno alone on 20 Mbit/s, 20 ms, a one-BDP drop-tail buffer and no random loss, for
+/// 4 s. Upper bound: payload cannot beat the link, 20 Mbit/s × 1448/1500 (IP and TCP headers
+/// with timestamps) = 19.31 Mbit/s. Lower bound: with a buffer of one BDP, Reno's halved
+/// window still fills the pipe, so the link idles only before slow start reaches the BDP
+/// (handshake + about 2 RTTs from IW10 to 34 packets: 60 ms) and, at worst, during one
+/// retransmission timeout after the slow-start overshoot (Linux's minimum RTO, 200 ms + RTT):
+/// 1 - 0.28/4 = 93 %; we ask for 90 % of the payload capacity.
+#[test]
+fn kernel_reno_fills_a_lossless_link() {
+    let Some(_serial) = can_run() else { return };
+    let mut cfg = link_cfg(20.0, 20, "", 4);
+    cfg.link.buffer = QueueLimit::Bdp(1.0);
+    cfg.sample_interval = Some(Time::from_millis(100));
+    let t = testbed::run(&testbed::TestbedConfig::from_sim(cfg)).unwrap();
+    let s = &t.result.summary;
+    let f = &s.flows[0];
+    let capacity = 20e6 * 1448.0 / 1500.0;
+    eprintln!("reno: goodput {:.0} bit/s ({:.3} of payload capacity), retransmits {}, timeouts {}; link {:?}; emulator {:?}",
+        f.goodput_bps, f.goodput_bps / capacity, f.retransmits, f.timeouts, s.link, t.emulator);
+    assert_eq!(f.cc, "reno");
+    assert!(f.goodput_bps <= capacity * 1.01, "{}", f.goodput_bps);
+    assert!(f.goodput_bps >= 0.9 * capacity, "{}", f.goodput_bps);
+    assert_eq!(s.link.random_drops, 0);
+    let series = t.result.series.as_ref().unwrap();
+    assert!(series.flows.len() >= 35 && series.link.len() >= 35, "{} rows", series.flows.len());
+    assert!(series.flows.iter().all(|r| r.cwnd.is_some_and(|c| c >= 1.0)));
+    assert_eq!(t.emulator.socket_drops, 0);
+}
