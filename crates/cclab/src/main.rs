@@ -73,6 +73,14 @@ enum TestbedCmd {
     /// Run a scenario on kernel TCP: the files of `cclab run --out` plus emulator.json (the
     /// emulator's measured accuracy). --cc takes the kernel's names (reno, cubic, bbr, ...).
     Run(RunArgs),
+    /// The emulator's packet rate on one core: small UDP datagrams as fast as one sender
+    /// thread makes them, through a 10 Gbit/s link; prints JSON.
+    Bench {
+        #[arg(long, default_value_t = 200_000)]
+        datagrams: u64,
+        #[arg(long, default_value_t = 64)]
+        payload: usize,
+    },
 }
 
 #[derive(Subcommand)]
@@ -223,6 +231,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Scan(args) => scan_cmd::scan(&args),
         Command::Testbed(TestbedCmd::Run(args)) => testbed_cmd::testbed_run(&args),
+        Command::Testbed(TestbedCmd::Bench { datagrams, payload }) => testbed_cmd::bench(datagrams, payload),
         Command::Twin(args) => testbed_cmd::twin(&args),
     };
     match result {

@@ -7,7 +7,9 @@ use crate::scenario::CcArg;
 use crate::table::Table;
 use crate::{RunArgs, UserError};
 use sim::RunResult;
+use crate::pcap::FrameFile;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use testbed::{EmulatorReport, TestbedConfig, TestbedResult};
 
 /// The scenario of a testbed run, and each flow's kernel congestion control. `--cc` takes the
@@ -16,9 +18,6 @@ use testbed::{EmulatorReport, TestbedConfig, TestbedResult};
 fn testbed_config(a: &RunArgs) -> Result<(crate::scenario::Scenario, TestbedConfig), UserError> {
     if a.scenario.is_none() && a.cc.is_none() {
         return Err("testbed: give a scenario file or --cc (e.g. --cc cubic)".into());
-    }
-    if a.pcap.is_some() {
-        return Err("--pcap: not supported on the testbed yet; capture with tcpdump in the sender's namespace".into());
     }
     let kernel_names: Option<Vec<String>> = a.cc.as_ref().map(|l| l.split(',').map(|n| n.trim().to_string()).collect());
     let mut args = a.clone();
@@ -35,9 +34,22 @@ fn testbed_config(a: &RunArgs) -> Result<(crate::scenario::Scenario, TestbedConf
     Ok((scenario, tc))
 }
 
-fn run_on_testbed(tc: &TestbedConfig) -> Result<TestbedResult, UserError> {
+/// Runs on the testbed; with `pcap`, every frame the sender's host sees (captured at the
+/// emulator's sender side) goes to that file.
+fn run_on_testbed(tc: &TestbedConfig, pcap: Option<&Path>) -> Result<TestbedResult, UserError> {
     testbed::netns::install_signal_handlers();
-    testbed::run(tc).map_err(UserError)
+    let Some(path) = pcap else { return testbed::run(tc).map_err(UserError) };
+    let file = Arc::new(Mutex::new(Some(FrameFile::create(path)?)));
+    let sink = Arc::clone(&file);
+    let capture: testbed::emulator::Capture = Box::new(move |now, frame| {
+        if let Some(f) = sink.lock().expect("the capture lock").as_mut() {
+            f.write(now, frame);
+        }
+    });
+    let result = testbed::run::run_with_capture(tc, Some(capture)).map_err(UserError)?;
+    let file = file.lock().expect("the capture lock").take().expect("the file stays until closed");
+    file.close()?;
+    Ok(result)
 }
 
 fn write_emulator_report(dir: &Path, r: &EmulatorReport) -> Result<(), UserError> {
@@ -63,7 +75,7 @@ pub fn accuracy_line(r: &EmulatorReport) -> String {
 /// `cclab testbed run`.
 pub fn testbed_run(a: &RunArgs) -> Result<(), UserError> {
     let (scenario, tc) = testbed_config(a)?;
-    let t = run_on_testbed(&tc)?;
+    let t = run_on_testbed(&tc, a.pcap.as_deref())?;
     if let Some(dir) = &a.out {
         output::write_run(dir, &scenario, &t.result)?;
         write_emulator_report(dir, &t.emulator)?;
@@ -83,11 +95,22 @@ pub fn testbed_run(a: &RunArgs) -> Result<(), UserError> {
     Ok(())
 }
 
+/// `cclab testbed bench`.
+pub fn bench(datagrams: u64, payload: usize) -> Result<(), UserError> {
+    if !(1..=1472).contains(&payload) {
+        return Err("--payload: must be between 1 and 1472 bytes (one frame)".into());
+    }
+    testbed::netns::install_signal_handlers();
+    let r = testbed::bench::packet_rate(datagrams, payload).map_err(UserError)?;
+    println!("{}", serde_json::to_string_pretty(&r).expect("the result serialises"));
+    Ok(())
+}
+
 /// `cclab twin`: the simulator and the testbed on one scenario, and the comparison.
 pub fn twin(a: &RunArgs) -> Result<(), UserError> {
     let (scenario, tc) = testbed_config(a)?;
     let ours = simulate(tc.sim.clone(), a.quiet || a.json, "simulating")?;
-    let kernel = run_on_testbed(&tc)?.result;
+    let kernel = run_on_testbed(&tc, a.pcap.as_deref())?.result;
     let table = twin_table("simulator (ours) against the kernel", &ours, &kernel);
     if let Some(dir) = &a.out {
         output::write_run(&dir.join("sim"), &scenario, &ours)?;

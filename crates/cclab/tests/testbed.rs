@@ -31,6 +31,8 @@ fn twin_compares_reno_in_both_engines() {
     let o = cclab()
         .args(["twin", "--cc", "reno", "--rate", "20mbit", "--rtt", "40ms", "--buffer", "1bdp", "--duration", "4s", "--quiet", "--out"])
         .arg(&out)
+        .arg("--pcap")
+        .arg(dir.path().join("kernel.pcap"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
@@ -48,6 +50,23 @@ fn twin_compares_reno_in_both_engines() {
     let goodput = csv.lines().find(|l| l.starts_with("goodput,")).unwrap();
     let ratio: f64 = goodput.split(',').nth(3).unwrap().parse().unwrap();
     assert!((0.9..=1.0 / 0.9).contains(&ratio), "{goodput}");
+
+    // The capture at the emulator's sender side holds every data segment the kernel sent:
+    // TCP_INFO's data_segs_out, give or take what left between its last read and the close.
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("kernel/summary.json")).unwrap()).unwrap();
+    let segments = summary["flows"][0]["segments_sent"].as_u64().unwrap() as f64;
+    let file = std::fs::File::open(dir.path().join("kernel.pcap")).unwrap();
+    let mut reader = pcap_file::pcap::PcapReader::new(file).unwrap();
+    let mut data = 0.0;
+    while let Some(p) = reader.next_packet() {
+        let p = p.unwrap();
+        // Ethernet + IPv4 (20) + TCP with timestamps (32): longer frames carry payload.
+        let f = &p.data;
+        if f.len() >= 38 && f[23] == 6 && u16::from_be_bytes([f[36], f[37]]) == 50_000 && p.orig_len > 14 + 52 {
+            data += 1.0;
+        }
+    }
+    assert!((data - segments).abs() <= (0.01 * segments).max(10.0), "{data} frames vs {segments} segments");
 }
 
 #[test]
@@ -64,4 +83,20 @@ fn testbed_run_rejects_what_the_kernel_cannot_do() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.code() == Some(2) && err.contains("available: ") && err.contains("reno"), "{err}");
     }
+}
+
+/// Without CAP_NET_ADMIN (dropped with util-linux's setpriv) the command says so in one line.
+#[test]
+fn testbed_run_without_net_admin_says_so() {
+    if !can_run() {
+        return;
+    }
+    let o = Command::new("setpriv")
+        .args(["--bounding-set", "-net_admin", "--inh-caps", "-net_admin", env!("CARGO_BIN_EXE_cclab")])
+        .args(["testbed", "run", "--cc", "reno", "--duration", "1s"])
+        .output()
+        .expect("setpriv (util-linux) runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("CAP_NET_ADMIN") && err.trim().lines().count() == 1, "{err}");
 }

@@ -216,8 +216,13 @@ struct Departing {
     back_to_back: bool,
 }
 
+/// Receives every frame as the sender's host sees it (data as it leaves the sender, ACKs as
+/// they reach it), with its time from the run's origin: a pcap writer.
+pub type Capture = Box<dyn FnMut(Time, &[u8]) + Send>;
+
 /// The emulator's state between frames.
 pub struct Emulator {
+    capture: Option<Capture>,
     link: Bottleneck,
     schedule: Vec<(Time, cc::Rate)>,
     next_step: usize,
@@ -254,6 +259,7 @@ impl Emulator {
         let jitter = link.delay.has_jitter();
         let rev_delay = ReturnPath::delay(cfg);
         Emulator {
+            capture: None,
             schedule: cfg.link.schedule.clone(),
             next_step: 0,
             next_departure: None,
@@ -282,6 +288,12 @@ impl Emulator {
             report: EmulatorReport::default(),
             link,
         }
+    }
+
+    /// Hands every frame seen on the sender's side to `capture`.
+    pub fn with_capture(mut self, capture: Option<Capture>) -> Emulator {
+        self.capture = capture;
+        self
     }
 
     fn flow_of(&self, port: u16) -> usize {
@@ -347,6 +359,11 @@ impl Emulator {
         if !sock.send(&self.frames[d.slot as usize]) {
             self.report.send_errors += 1;
         }
+        if !forward {
+            if let Some(c) = &mut self.capture {
+                c(now, &self.frames[d.slot as usize]);
+            }
+        }
         self.timing_ns.record((now - d.due).0);
         if forward {
             if self.fifo && d.back_to_back {
@@ -372,6 +389,9 @@ impl Emulator {
     }
 
     fn on_forward_frame(&mut self, now: Time, slot: u32, out: &PacketSocket) {
+        if let Some(c) = &mut self.capture {
+            c(now, &self.frames[slot as usize]);
+        }
         let buf = &self.frames[slot as usize];
         let Some(info) = frame::parse(buf) else { return self.pass_through(slot, out) };
         self.report.forward_frames += 1;

@@ -18,6 +18,7 @@
 //! that reads `cclab run --out` reads a testbed run too. Needs root (CAP_NET_ADMIN); the host's
 //! own namespace is never changed.
 
+pub mod bench;
 pub mod emulator;
 pub mod ethtool;
 pub mod frame;

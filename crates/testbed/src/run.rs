@@ -1,7 +1,7 @@
 //! One testbed run: namespaces, emulator, receiver and senders, and the simulator's
 //! `RunResult` built from what they measured.
 
-use crate::emulator::{Emulator, EmulatorReport};
+use crate::emulator::{Capture, Emulator, EmulatorReport};
 use crate::kernel::{self, FlowRecord, KernelFlow};
 use crate::netns::{self, Namespaces};
 use crate::tcpinfo;
@@ -83,6 +83,11 @@ fn wait_ready(flag: &AtomicBool, finished: impl Fn() -> bool, what: &str) -> Res
 
 /// Runs the scenario on kernel TCP through the emulated link. Needs CAP_NET_ADMIN.
 pub fn run(tc: &TestbedConfig) -> Result<TestbedResult, String> {
+    run_with_capture(tc, None)
+}
+
+/// `run`, handing every frame the sender's host sees to `capture` (a pcap writer).
+pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<TestbedResult, String> {
     tc.validate()?;
     for name in &tc.cc {
         tcpinfo::ensure_congestion_control(name)?;
@@ -115,7 +120,7 @@ pub fn run(tc: &TestbedConfig) -> Result<TestbedResult, String> {
     let outcome = std::thread::scope(|sc| {
         let emulator = sc.spawn(|| {
             netns::enter(&ns.emulator)?;
-            Emulator::new(cfg, PORT_BASE).run(origin, hard_end, &emu_ready, &stop)
+            Emulator::new(cfg, PORT_BASE).with_capture(capture).run(origin, hard_end, &emu_ready, &stop)
         });
         let receiver = sc.spawn(|| {
             netns::enter(&ns.receiver)?;
