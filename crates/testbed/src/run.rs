@@ -48,7 +48,6 @@ impl TestbedConfig {
             let s = &f.sender;
             let unsupported = [
                 ("sack", s.sack != d.sack),
-                ("ecn", s.ecn != d.ecn),
                 ("pacing", s.pace_window != d.pace_window),
                 ("rwnd", s.rwnd != d.rwnd),
                 ("initial_window", s.initial_window != d.initial_window),
@@ -56,6 +55,9 @@ impl TestbedConfig {
                 ("delayed_ack", f.delayed_ack),
                 ("access_rate", f.access_rate.is_some()),
             ];
+            if s.ecn != self.sim.flows[0].sender.ecn {
+                return Err(format!("flows[{i}].ecn: on the testbed ECN is on for every flow or for none (net.ipv4.tcp_ecn of the sender's namespace)"));
+            }
             if let Some((name, _)) = unsupported.iter().find(|(_, set)| *set) {
                 return Err(format!("flows[{i}].{name}: not supported on the testbed (the kernel's own default applies); remove it"));
             }
@@ -94,6 +96,11 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
     }
     let cfg = &tc.sim;
     let ns = Namespaces::create()?;
+    if cfg.flows[0].sender.ecn {
+        // Per namespace: /proc/sys/net is the opening thread's namespace's.
+        netns::in_namespace(&ns.sender, || std::fs::write("/proc/sys/net/ipv4/tcp_ecn", "1"))?
+            .map_err(|e| format!("testbed: net.ipv4.tcp_ecn in the sender's namespace: {e}"))?;
+    }
     let default_mss = SenderConfig::default().mss;
     let flows: Vec<KernelFlow> = cfg
         .flows

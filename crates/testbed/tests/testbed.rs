@@ -265,3 +265,24 @@ fn kernel_reno_fills_a_lossless_link() {
     assert!(series.flows.iter().all(|r| r.cwnd.is_some_and(|c| c >= 1.0)));
     assert_eq!(t.emulator.socket_drops, 0);
 }
+
+/// ECN through the emulator: step marking (K = BDP/7 by default, DCTCP's guideline) marks
+/// ECN-capable frames instead of dropping them, the kernel (net.ipv4.tcp_ecn=1 in the sender's
+/// namespace) echoes the marks and Reno halves. With a 2-BDP buffer nothing overflows: the
+/// sender reacts one RTT after the first mark, when slow start has at most doubled its window
+/// from BDP + K, so the queue peaks below BDP + 2K < 2 BDP. So: marks, no drops, no
+/// retransmissions.
+#[test]
+fn kernel_ecn_sees_marks_instead_of_drops() {
+    let Some(_serial) = can_run() else { return };
+    let mut cfg = link_cfg(20.0, 40, "", 3);
+    cfg.link.buffer = QueueLimit::Bdp(2.0);
+    cfg.link.qdisc = sim::QdiscConfig::from_name("step").unwrap();
+    cfg.flows[0].sender.ecn = true;
+    let t = testbed::run(&testbed::TestbedConfig::from_sim(cfg)).unwrap();
+    let s = &t.result.summary;
+    eprintln!("ecn: marks {}, drops {}, retransmits {}", s.link.ecn_marks, s.link.drops, s.flows[0].retransmits);
+    assert!(s.link.ecn_marks > 0);
+    assert_eq!(s.link.drops, 0);
+    assert_eq!(s.flows[0].retransmits, 0);
+}
