@@ -17,13 +17,14 @@ pub mod scan_cmd;
 pub mod scenario;
 pub mod sweep;
 pub mod table;
+pub mod testbed_cmd;
 
 use clap::Args;
 use std::path::PathBuf;
 
 /// Flags for `cclab run`. Each one overrides the scenario file. The Python package's
 /// `cclab.run(...)` takes the same settings as keyword arguments (deserialised from them).
-#[derive(Args, Debug, Default, serde::Deserialize)]
+#[derive(Args, Clone, Debug, Default, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RunArgs {
     /// Scenario file (TOML).

@@ -1,6 +1,6 @@
 //! `cclab`: the congestion-control laboratory's command line.
 
-use cclab::{bench, experiment, net_cmd, output, plot_cmd, run, scan_cmd, sweep, RunArgs, UserError};
+use cclab::{bench, experiment, net_cmd, output, plot_cmd, run, scan_cmd, sweep, testbed_cmd, RunArgs, UserError};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,8 +50,30 @@ enum Command {
     /// Plots of a run (PNG and SVG, in DIR/plots/) and DIR/report.html, from the files of
     /// `cclab run --out DIR`.
     Plot { dir: PathBuf },
+    /// Real packets: kernel TCP through the simulator's link model in network namespaces
+    /// (needs root): `cclab testbed run [SCENARIO] [flags of cclab run]`.
+    #[command(subcommand)]
+    Testbed(TestbedCmd),
+    /// The same scenario in the simulator and on the testbed (needs root), and a table of
+    /// where they agree and differ; --out DIR gets DIR/sim, DIR/kernel and DIR/twin.csv.
+    Twin(RunArgs),
     #[command(hide = true, name = "__bench-case")]
     BenchCase { name: String },
+}
+
+#[derive(Subcommand)]
+enum TestbedCmd {
+    /// Run a scenario on kernel TCP: the files of `cclab run --out` plus emulator.json (the
+    /// emulator's measured accuracy). --cc takes the kernel's names (reno, cubic, bbr, ...).
+    Run(RunArgs),
+    /// The emulator's packet rate on one core: small UDP datagrams as fast as one sender
+    /// thread makes them, through a 10 Gbit/s link; prints JSON.
+    Bench {
+        #[arg(long, default_value_t = 200_000)]
+        datagrams: u64,
+        #[arg(long, default_value_t = 64)]
+        payload: usize,
+    },
 }
 
 #[derive(Subcommand)]
@@ -103,6 +125,9 @@ fn main() -> ExitCode {
         Command::Scan(args) => scan_cmd::scan(&args),
         Command::Serve(args) => net_cmd::serve(&args),
         Command::Send(args) => net_cmd::send(&args),
+        Command::Testbed(TestbedCmd::Run(args)) => testbed_cmd::testbed_run(&args),
+        Command::Testbed(TestbedCmd::Bench { datagrams, payload }) => testbed_cmd::bench(datagrams, payload),
+        Command::Twin(args) => testbed_cmd::twin(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -320,6 +320,31 @@ struct Sink {
 }
 
 impl Sink {
+    /// A new file: nanosecond timestamps, Ethernet link type.
+    fn create(path: &Path) -> Result<Sink, String> {
+        let name = path.display().to_string();
+        let file = File::create(path).map_err(|e| format!("{name}: cannot create: {e}"))?;
+        let header = PcapHeader {
+            snaplen: FILE_SNAPLEN,
+            datalink: DataLink::ETHERNET,
+            ts_resolution: TsResolution::NanoSecond,
+            endianness: Endianness::Little,
+            ..PcapHeader::default()
+        };
+        let writer = PcapWriter::with_header(BufWriter::new(file), header).map_err(|e| format!("{name}: {e}"))?;
+        Ok(Sink { writer, path: name, error: None })
+    }
+
+    /// Flushes the file; reports the first error.
+    fn close(self) -> Result<(), String> {
+        let Sink { writer, path, error } = self;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        writer.into_writer().into_inner().map_err(|e| format!("{path}: {}", e.error()))?;
+        Ok(())
+    }
+
     fn write(&mut self, now: Time, frame: Result<Frame<'_>, String>) {
         if self.error.is_some() {
             return;
@@ -334,6 +359,23 @@ impl Sink {
     }
 }
 
+/// Real frames (the testbed's, seen at its emulator) into a pcap file, cut at [`SNAPLEN`] as
+/// the simulator's are.
+pub struct FrameFile(Sink);
+
+impl FrameFile {
+    pub fn create(path: &Path) -> Result<FrameFile, String> {
+        Sink::create(path).map(FrameFile)
+    }
+    pub fn write(&mut self, now: Time, frame: &[u8]) {
+        let captured = &frame[..frame.len().min(SNAPLEN as usize)];
+        self.0.write(now, Ok(Frame { captured, wire_len: frame.len() as u32 }));
+    }
+    pub fn close(self) -> Result<(), String> {
+        self.0.close()
+    }
+}
+
 /// A [`Tap`] that writes a pcap file (nanosecond timestamps, Ethernet link type).
 pub struct PcapTap {
     sink: Sink,
@@ -343,17 +385,7 @@ pub struct PcapTap {
 
 impl PcapTap {
     pub fn create(path: &Path) -> Result<PcapTap, String> {
-        let name = path.display().to_string();
-        let file = File::create(path).map_err(|e| format!("{name}: cannot create: {e}"))?;
-        let header = PcapHeader {
-            snaplen: FILE_SNAPLEN,
-            datalink: DataLink::ETHERNET,
-            ts_resolution: TsResolution::NanoSecond,
-            endianness: Endianness::Little,
-            ..PcapHeader::default()
-        };
-        let writer = PcapWriter::with_header(BufWriter::new(file), header).map_err(|e| format!("{name}: {e}"))?;
-        Ok(PcapTap { sink: Sink { writer, path: name, error: None }, frames: FrameBuilder::default(), flows: Vec::new() })
+        Ok(PcapTap { sink: Sink::create(path)?, frames: FrameBuilder::default(), flows: Vec::new() })
     }
 
 }
@@ -405,12 +437,7 @@ impl Tap for PcapTap {
 
     /// Flushes the file; reports the first error.
     fn finish(self: Box<Self>) -> Result<(), String> {
-        let Sink { writer, path, error } = self.sink;
-        if let Some(e) = error {
-            return Err(e);
-        }
-        writer.into_writer().into_inner().map_err(|e| format!("{path}: {}", e.error()))?;
-        Ok(())
+        self.sink.close()
     }
 }
 

@@ -146,9 +146,8 @@ fn simulate_tapped(
     Ok((result, tap))
 }
 
-/// The scenario that `cclab run` flags describe: the scenario file they name (if any) with the
-/// flags over it.
-pub fn scenario(a: &RunArgs) -> Result<Scenario, UserError> {
+/// The scenario a file and flags describe (flags override the file).
+pub fn load_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     let flags = flags_scenario(a)?;
     let base = match &a.scenario {
         Some(path) => Scenario::load(path)?,
@@ -158,7 +157,7 @@ pub fn scenario(a: &RunArgs) -> Result<Scenario, UserError> {
 }
 
 pub fn run(a: &RunArgs) -> Result<(), UserError> {
-    let scenario = scenario(a)?;
+    let scenario = load_scenario(a)?;
     if a.scenario.is_none() && a.cc.is_none() {
         if a.pcap.is_some() {
             return Err("--pcap: needs a single run: give --cc or a scenario file".into());

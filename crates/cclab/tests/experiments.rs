@@ -28,7 +28,7 @@ fn mbit(cell: &str) -> f64 {
 fn experiment_list_names_them_all() {
     let o = Command::new(env!("CARGO_BIN_EXE_cclab")).args(["experiment", "list"]).output().unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
-    for name in ["sharkfest", "mathis", "sackexp", "vegas-trials", "sabul-table1", "nmap-scaling"] {
+    for name in ["sharkfest", "mathis", "sackexp", "vegas-trials", "sabul-table1", "nmap-scaling", "twin"] {
         assert!(out.contains(name), "{out}");
     }
     let bad = Command::new(env!("CARGO_BIN_EXE_cclab")).args(["experiment", "run", "nope"]).output().unwrap();

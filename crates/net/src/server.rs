@@ -234,6 +234,15 @@ pub fn serve(cfg: &ServerConfig, sock: &UdpSocket, stop: &AtomicBool, log: &mut 
             Role::Send(x) => x.on_packet(local, &p.body),
         }
     }
+    // Streams that ended in the last moments (their Fin answered, their report not yet taken).
+    for (&(addr, id), s) in &sessions {
+        if let (Role::Receive(r), None) = (&s.role, s.forget_at) {
+            if r.is_done() {
+                stats.finished.push(r.report.clone());
+                log(&ended_line(addr, id, &r.report));
+            }
+        }
+    }
     Ok(stats)
 }
 

@@ -1,12 +1,18 @@
 //! The bottleneck: netem loss on entry, a FIFO limited in packets or bytes under a queue
 //! discipline (drop-tail, RED, CoDel, step marking), a serialiser at the link's (possibly
 //! scheduled) rate, and netem delay on exit.
+//!
+//! The model keeps no clock: every call takes `now`. The simulator passes its event time; the
+//! testbed's emulator (crate `testbed`) passes the wall clock and carries real frames through
+//! the same code.
 
+use crate::config::{SimConfig, TCP_HEADER_BYTES};
 use crate::impair::{DelayProcess, LossProcess};
 use crate::packet::{DataPacket, CE, NOT_ECT};
-use crate::qdisc::{Qdisc, Verdict};
+use crate::qdisc::{LinkFacts, Qdisc, Verdict};
 use crate::stats::Histogram;
 use crate::trace::{Trace, TraceCursor, OPPORTUNITY_BYTES};
+use cc::rng::component_rng;
 use cc::{Bytes, Rate, Time};
 use std::collections::VecDeque;
 
@@ -48,6 +54,25 @@ pub struct LinkStats {
     pub max_queue_packets: u64,
     /// ∫ rate dt: bytes the link could have carried.
     pub capacity_bytes: f64,
+}
+
+/// RNG component ids of the link's random processes (flows use their index).
+const RNG_LINK_LOSS: u64 = 1 << 32;
+const RNG_LINK_DELAY: u64 = (1 << 32) + 1;
+const RNG_LINK_AQM: u64 = (1 << 32) + 2;
+const RNG_REVERSE_LOSS: u64 = (1 << 32) + 3;
+const RNG_REVERSE_DELAY: u64 = (1 << 32) + 4;
+
+/// The return path's netem impairments (ACKs and control messages): loss, then delay.
+pub struct ReturnPath;
+
+impl ReturnPath {
+    pub fn loss(cfg: &SimConfig) -> LossProcess {
+        LossProcess::new(cfg.link.reverse_netem.loss, component_rng(cfg.seed, RNG_REVERSE_LOSS))
+    }
+    pub fn delay(cfg: &SimConfig) -> DelayProcess {
+        DelayProcess::new(&cfg.link.reverse_netem, component_rng(cfg.seed, RNG_REVERSE_DELAY))
+    }
 }
 
 pub struct Bottleneck {
@@ -94,6 +119,32 @@ impl Bottleneck {
             last_capacity_update: Time::ZERO,
             stats: LinkStats::default(),
         }
+    }
+
+    /// The bottleneck a configuration describes: its initial rate (or trace), queue limit,
+    /// discipline and forward netem processes, each seeded from `cfg.seed`. The rate
+    /// schedule is the caller's to apply (`set_rate`).
+    pub fn from_config(cfg: &SimConfig) -> Bottleneck {
+        let (limit_packets, limit_bytes) = cfg.queue_limit();
+        let netem = &cfg.link.netem;
+        let facts = LinkFacts {
+            rate: cfg.initial_rate(),
+            packet_bytes: cfg.flows.first().map_or(1448, |f| f.sender.mss) + TCP_HEADER_BYTES,
+            rtt: cfg.reference_rtt(),
+            limit_packets,
+        };
+        let mut link = Bottleneck::new(
+            cfg.initial_rate(),
+            limit_packets,
+            limit_bytes,
+            Qdisc::new(&cfg.link.qdisc, facts, component_rng(cfg.seed, RNG_LINK_AQM)),
+            LossProcess::new(netem.loss, component_rng(cfg.seed, RNG_LINK_LOSS)),
+            DelayProcess::new(netem, component_rng(cfg.seed, RNG_LINK_DELAY)),
+        );
+        if let Some(t) = &cfg.link.trace {
+            link.use_trace(t.clone());
+        }
+        link
     }
 
     pub fn rate(&self) -> Rate {

@@ -1,5 +1,8 @@
 //! What a run produces: the summary (per flow, per link, fairness) and the time series.
 
+use crate::config::SimConfig;
+use crate::link::{Bottleneck, LinkStats};
+use cc::Time;
 use crate::sim::Simulation;
 use crate::stats::{jain_index, Histogram};
 use serde::{Deserialize, Serialize};
@@ -14,7 +17,7 @@ pub struct Dist {
 }
 
 impl Dist {
-    fn from_hist(h: &Histogram, scale: f64) -> Dist {
+    pub fn from_hist(h: &Histogram, scale: f64) -> Dist {
         Dist {
             min: h.min() as f64 * scale,
             mean: h.mean() * scale,
@@ -73,6 +76,36 @@ pub struct LinkSummary {
     pub queue_packets: Dist,
     pub queue_limit_packets: Option<u64>,
     pub queue_limit_bytes: Option<u64>,
+}
+
+impl LinkSummary {
+    /// The summary of a bottleneck's counters over a run of `cfg.duration`.
+    pub fn from_stats(cfg: &SimConfig, s: &LinkStats) -> LinkSummary {
+        let dur_ns = cfg.duration.0 as f64;
+        let (lp, lb) = cfg.queue_limit();
+        LinkSummary {
+            capacity_bps: s.capacity_bytes * 8.0 / cfg.duration.as_secs_f64(),
+            utilization: if s.capacity_bytes > 0.0 { s.forwarded_wire_bytes as f64 / s.capacity_bytes } else { 0.0 },
+            packets_forwarded: s.forwarded,
+            queue: cfg.link.qdisc.name().to_string(),
+            drops: s.overflow_drops + s.random_drops + s.aqm_drops,
+            overflow_drops: s.overflow_drops,
+            aqm_drops: s.aqm_drops,
+            random_drops: s.random_drops,
+            ecn_marks: s.ecn_marks,
+            overflow_events: s.overflow_events,
+            overflow_events_per_mpkt: if s.arrivals > 0 { s.overflow_events as f64 * 1e6 / s.arrivals as f64 } else { 0.0 },
+            queue_delay_ms: Dist::from_hist(&s.queue_delay_us, 1e-3),
+            queue_packets: Dist {
+                min: s.queue_len_seen.min() as f64,
+                mean: s.queue_area / dur_ns,
+                p95: s.queue_len_seen.quantile(0.95) as f64,
+                max: s.max_queue_packets as f64,
+            },
+            queue_limit_packets: (lp != u64::MAX).then_some(lp),
+            queue_limit_bytes: (lb != u64::MAX).then_some(lb),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,6 +184,27 @@ pub struct LinkSample {
     pub utilization: f64,
 }
 
+impl LinkSample {
+    /// The bottleneck's state at `now`, over the interval `iv` that ends there; `last_forwarded`
+    /// holds the wire bytes forwarded at the previous sample and is advanced.
+    pub fn take(link: &Bottleneck, now: Time, iv: Time, last_forwarded: &mut u64) -> LinkSample {
+        let fwd = link.stats.forwarded_wire_bytes;
+        let secs = iv.as_secs_f64();
+        let capacity = link.capacity_between(now - iv, now);
+        let sample = LinkSample {
+            time: now.as_secs_f64(),
+            rate_mbps: capacity * 8.0 / secs / 1e6,
+            queue_packets: link.queue_packets(),
+            queue_bytes: link.queue_bytes(),
+            queue_delay_ms: link.rate().tx_time(link.queue_bytes()).as_millis_f64(),
+            drops: link.stats.overflow_drops + link.stats.random_drops + link.stats.aqm_drops,
+            utilization: ((fwd - *last_forwarded) as f64 / capacity.max(1.0)).min(1.0),
+        };
+        *last_forwarded = fwd;
+        sample
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimeSeries {
     pub flows: Vec<FlowSample>,
@@ -198,8 +252,6 @@ impl RunResult {
         let shares: Vec<f64> =
             flows.iter().map(|f| (f.window_delivered[1] - f.window_delivered[0]) as f64 / window.max(1e-9)).collect();
         let s = &link.stats;
-        let dur_ns = cfg.duration.0 as f64;
-        let (lp, lb) = cfg.queue_limit();
         let summary = Summary {
             seed: cfg.seed,
             sim_time_s: cfg.duration.as_secs_f64(),
@@ -209,28 +261,7 @@ impl RunResult {
             jain_index: jain_index(&shares),
             fairness_window_s: [ws.as_secs_f64(), we.as_secs_f64()],
             flows: flow_summaries,
-            link: LinkSummary {
-                capacity_bps: s.capacity_bytes * 8.0 / cfg.duration.as_secs_f64(),
-                utilization: if s.capacity_bytes > 0.0 { s.forwarded_wire_bytes as f64 / s.capacity_bytes } else { 0.0 },
-                packets_forwarded: s.forwarded,
-                queue: cfg.link.qdisc.name().to_string(),
-                drops: s.overflow_drops + s.random_drops + s.aqm_drops,
-                overflow_drops: s.overflow_drops,
-                aqm_drops: s.aqm_drops,
-                random_drops: s.random_drops,
-                ecn_marks: s.ecn_marks,
-                overflow_events: s.overflow_events,
-                overflow_events_per_mpkt: if s.arrivals > 0 { s.overflow_events as f64 * 1e6 / s.arrivals as f64 } else { 0.0 },
-                queue_delay_ms: Dist::from_hist(&s.queue_delay_us, 1e-3),
-                queue_packets: Dist {
-                    min: s.queue_len_seen.min() as f64,
-                    mean: s.queue_area / dur_ns,
-                    p95: s.queue_len_seen.quantile(0.95) as f64,
-                    max: s.max_queue_packets as f64,
-                },
-                queue_limit_packets: (lp != u64::MAX).then_some(lp),
-                queue_limit_bytes: (lb != u64::MAX).then_some(lb),
-            },
+            link: LinkSummary::from_stats(cfg, &link.stats),
             accounting: sim.accounting(),
         };
         RunResult { summary, series: series.cloned() }

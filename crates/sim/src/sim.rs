@@ -5,14 +5,13 @@
 //! only its head event; timers are cancelled lazily by generation numbers. Every random
 //! process has its own RNG derived from `(seed, component id)`.
 
-use crate::config::{SimConfig, TCP_HEADER_BYTES};
+use crate::config::SimConfig;
 use crate::endpoint::{Back, Endpoint, FlowCounters};
 use crate::event::{EventKind, EventQueue};
 use crate::impair::{DelayProcess, LossProcess};
-use crate::link::{Admission, Bottleneck};
+use crate::link::{Admission, Bottleneck, ReturnPath};
 use crate::packet::{DataPacket, ECT0, NOT_ECT};
 use crate::pipe::Pipe;
-use crate::qdisc::{LinkFacts, Qdisc};
 use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
 use crate::tap::{FlowInfo, Tap};
@@ -20,12 +19,8 @@ use cc::rng::{component_rng, Rng};
 use cc::transport::SenderCore;
 use cc::{Rate, Time};
 
-/// RNG component ids: flows use their index, the link's processes these.
-const RNG_LINK_LOSS: u64 = 1 << 32;
-const RNG_LINK_DELAY: u64 = (1 << 32) + 1;
-const RNG_LINK_AQM: u64 = (1 << 32) + 2;
-const RNG_REVERSE_LOSS: u64 = (1 << 32) + 3;
-const RNG_REVERSE_DELAY: u64 = (1 << 32) + 4;
+/// RNG component id of the hosts' ACK-processing jitter (flows use their index, the link's
+/// processes the ids in `link`).
 const RNG_HOST_JITTER: u64 = (1 << 32) + 5;
 
 pub(crate) struct Flow {
@@ -89,26 +84,7 @@ pub struct Simulation {
 impl Simulation {
     pub fn new(cfg: SimConfig) -> Result<Simulation, String> {
         cfg.validate()?;
-        let (limit_packets, limit_bytes) = cfg.queue_limit();
-        let netem = &cfg.link.netem;
-        let facts = LinkFacts {
-            rate: cfg.initial_rate(),
-            packet_bytes: cfg.flows.first().map_or(1448, |f| f.sender.mss) + TCP_HEADER_BYTES,
-            rtt: cfg.reference_rtt(),
-            limit_packets,
-        };
-        let link = Bottleneck::new(
-            cfg.initial_rate(),
-            limit_packets,
-            limit_bytes,
-            Qdisc::new(&cfg.link.qdisc, facts, component_rng(cfg.seed, RNG_LINK_AQM)),
-            LossProcess::new(netem.loss, component_rng(cfg.seed, RNG_LINK_LOSS)),
-            DelayProcess::new(netem, component_rng(cfg.seed, RNG_LINK_DELAY)),
-        );
-        let mut link = link;
-        if let Some(t) = &cfg.link.trace {
-            link.use_trace(t.clone());
-        }
+        let link = Bottleneck::from_config(&cfg);
         let reordering = link.delay.has_jitter();
         let mut events = EventQueue::default();
         let flows = cfg
@@ -172,8 +148,8 @@ impl Simulation {
             last_link_sample_forwarded: 0,
             fairness_window,
             tap: None,
-            reverse_loss: LossProcess::new(cfg.link.reverse_netem.loss, component_rng(cfg.seed, RNG_REVERSE_LOSS)),
-            reverse_delay: DelayProcess::new(&cfg.link.reverse_netem, component_rng(cfg.seed, RNG_REVERSE_DELAY)),
+            reverse_loss: ReturnPath::loss(&cfg),
+            reverse_delay: ReturnPath::delay(&cfg),
             host_jitter: cfg.link.host_jitter.unwrap_or_else(|| cfg.initial_rate().tx_time(1500)),
             jitter_rng: component_rng(cfg.seed, RNG_HOST_JITTER),
             back_scratch: Vec::new(),
@@ -513,19 +489,7 @@ impl Simulation {
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;
         }
-        let fwd = self.link.stats.forwarded_wire_bytes;
-        let rate = self.link.rate();
-        let capacity = self.link.capacity_between(now - Time::from_secs_f64(iv), now);
-        series.link.push(LinkSample {
-            time: now.as_secs_f64(),
-            rate_mbps: capacity * 8.0 / iv / 1e6,
-            queue_packets: self.link.queue_packets(),
-            queue_bytes: self.link.queue_bytes(),
-            queue_delay_ms: rate.tx_time(self.link.queue_bytes()).as_millis_f64(),
-            drops: self.link.stats.overflow_drops + self.link.stats.random_drops + self.link.stats.aqm_drops,
-            utilization: ((fwd - self.last_link_sample_forwarded) as f64 / capacity.max(1.0)).min(1.0),
-        });
-        self.last_link_sample_forwarded = fwd;
+        series.link.push(LinkSample::take(&self.link, now, Time::from_secs_f64(iv), &mut self.last_link_sample_forwarded));
     }
 
     /// Where every data packet ever sent is now.

@@ -13,6 +13,7 @@ mod sabul_table1;
 mod sackexp;
 mod sharkfest;
 mod table;
+mod twin;
 mod vegas_trials;
 
 pub use table::{Comparison, Table};
@@ -101,6 +102,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         title: "Host discovery of 500, 5000 and 10000 random addresses, unscaled vs scaled probe windows",
         description: nmap_scaling::DESCRIPTION,
         run: nmap_scaling::run,
+    },
+    Experiment {
+        name: "twin",
+        seed: "002 and 004 (their links), run on the kernel's TCP (needs root)",
+        title: "Reno, CUBIC and BBR in the simulator and on the testbed, side by side",
+        description: twin::DESCRIPTION,
+        run: twin::run,
     },
 ];
 

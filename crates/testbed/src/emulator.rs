@@ -1,0 +1,519 @@
+//! The emulator: a forwarder in the middle namespace that carries real Ethernet frames through
+//! the simulator's link model, with the wall clock as the model's `now`.
+//!
+//! Forward (sender → receiver): `Bottleneck::arrive` (netem loss, queue discipline, FIFO
+//! limit), `Bottleneck::depart` at the serialiser's departure times (rate, schedule or
+//! Mahimahi trace), then netem delay and jitter plus the flow's one-way base delay (half its
+//! RTT) in a delay line, then out. Return (receiver → sender): the return path's netem loss,
+//! its delay plus the other half of the flow's RTT, then out. A frame belongs to flow `i` when
+//! its receiver-side port is `port_base + i`; frames that are not IPv4 TCP/UDP (ARP) pass
+//! straight through.
+//!
+//! The model's departure times are computed exactly as in the simulator; the real world only
+//! adds the latency between a due time and the moment the frame is written to the socket. That
+//! latency is measured for every frame (`timing_error`), and the rate the frames actually
+//! left at during busy periods is measured against the model's, so every run states its own
+//! accuracy.
+
+use crate::frame;
+use crate::netns::{interrupted, EMU_RECEIVER_SIDE, EMU_SENDER_SIDE};
+use cc::Time;
+use serde::Serialize;
+use sim::impair::{DelayProcess, LossProcess};
+use sim::link::{Admission, Bottleneck, LinkStats, ReturnPath};
+use sim::packet::{DataPacket, CE};
+use sim::pipe::Pipe;
+use sim::results::LinkSample;
+use sim::stats::Histogram;
+use sim::SimConfig;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Frames read from one socket before the loop looks at its timers again.
+const RECV_BATCH: usize = 64;
+/// The longest the loop sleeps without looking at the stop flag.
+const MAX_SLEEP: Time = Time(10_000_000);
+/// The loop sleeps until this long before the next due time and polls from there: a
+/// wake-up from ppoll takes tens of microseconds, a look at the clock well under one.
+const SPIN: Time = Time(60_000);
+const FRAME_CAPACITY: usize = 2048;
+
+/// The emulator's accuracy and cost over one run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EmulatorReport {
+    /// Frames from the sender side that went through the bottleneck model.
+    pub forward_frames: u64,
+    /// Frames from the receiver side (ACKs) through the return path.
+    pub reverse_frames: u64,
+    /// Frames that were not IPv4 TCP/UDP (ARP), passed straight through.
+    pub other_frames: u64,
+    pub reverse_drops: u64,
+    /// Frames the kernel dropped before the forwarder read them (socket buffer full): must be
+    /// zero for the run to be the model's.
+    pub socket_drops: u64,
+    pub send_errors: u64,
+    /// How late frames left after their due time (model departure + delay), microseconds.
+    pub timing_error_p50_us: f64,
+    pub timing_error_p99_us: f64,
+    pub timing_error_max_us: f64,
+    /// Frames that left back to back in the model (the queue was busy): the model's rate over
+    /// them and the rate at which they actually left; `rate_error` = actual / model - 1.
+    pub busy_frames: u64,
+    pub model_busy_rate_bps: f64,
+    pub actual_busy_rate_bps: f64,
+    pub rate_error: f64,
+    /// CPU time of the forwarder thread, and frames handled per CPU second: the packet rate it
+    /// can carry on one core.
+    pub cpu_s: f64,
+    pub frames_per_cpu_s: f64,
+}
+
+/// What the emulator hands back: the bottleneck's counters at the end of the configured
+/// duration, the link time series, and the report.
+pub struct EmulatorOutput {
+    pub stats: LinkStats,
+    pub link_series: Vec<LinkSample>,
+    pub report: EmulatorReport,
+}
+
+/// An AF_PACKET socket bound to one interface.
+struct PacketSocket {
+    fd: libc::c_int,
+}
+
+impl PacketSocket {
+    fn open(dev: &str) -> Result<PacketSocket, String> {
+        let proto = (libc::ETH_P_ALL as u16).to_be();
+        // SAFETY: plain socket call.
+        let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC, proto as i32) };
+        if fd < 0 {
+            return Err(format!("testbed: AF_PACKET socket: {}", std::io::Error::last_os_error()));
+        }
+        let sock = PacketSocket { fd };
+        let name = std::ffi::CString::new(dev).expect("interface names have no NUL");
+        // SAFETY: a NUL-terminated name.
+        let ifindex = unsafe { libc::if_nametoindex(name.as_ptr()) };
+        if ifindex == 0 {
+            return Err(format!("testbed: no interface {dev} in the emulator's namespace"));
+        }
+        // SAFETY: sockaddr_ll is plain data; zero is a valid start.
+        let mut addr: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+        addr.sll_family = libc::AF_PACKET as u16;
+        addr.sll_protocol = proto;
+        addr.sll_ifindex = ifindex as i32;
+        // SAFETY: a valid address of the right length.
+        let rc = unsafe {
+            libc::bind(fd, &addr as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_ll>() as u32)
+        };
+        if rc != 0 {
+            return Err(format!("testbed: bind to {dev}: {}", std::io::Error::last_os_error()));
+        }
+        sock.set_int(libc::SOL_PACKET, libc::PACKET_IGNORE_OUTGOING, 1);
+        if !sock.set_int(libc::SOL_SOCKET, libc::SO_TIMESTAMPNS, 1) {
+            return Err(format!("testbed: SO_TIMESTAMPNS on {dev}: {}", std::io::Error::last_os_error()));
+        }
+        sock.set_int(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, 8 << 20);
+        sock.set_int(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, 8 << 20);
+        Ok(sock)
+    }
+
+    fn set_int(&self, level: libc::c_int, opt: libc::c_int, v: libc::c_int) -> bool {
+        // SAFETY: an int option of the right size.
+        unsafe { libc::setsockopt(self.fd, level, opt, &v as *const _ as *const libc::c_void, 4) == 0 }
+    }
+
+    /// Reads one incoming frame into `buf`, with the kernel's receive time (CLOCK_REALTIME,
+    /// nanoseconds); `None` when none is waiting.
+    fn recv(&self, buf: &mut Vec<u8>) -> Option<u64> {
+        loop {
+            buf.resize(FRAME_CAPACITY, 0);
+            let (n, from, stamp) = recv_stamped(self.fd, buf)?;
+            if from.sll_pkttype == libc::PACKET_OUTGOING {
+                continue;
+            }
+            buf.truncate(n);
+            return Some(stamp);
+        }
+    }
+
+    fn send(&self, buf: &[u8]) -> bool {
+        // SAFETY: a valid buffer.
+        unsafe { libc::send(self.fd, buf.as_ptr() as *const _, buf.len(), 0) == buf.len() as isize }
+    }
+
+    /// Frames the kernel dropped for this socket so far (PACKET_STATISTICS; reading resets).
+    fn drops(&self) -> u64 {
+        let mut st = libc::tpacket_stats { tp_packets: 0, tp_drops: 0 };
+        let mut len = std::mem::size_of::<libc::tpacket_stats>() as u32;
+        // SAFETY: a tpacket_stats of the size given.
+        unsafe { libc::getsockopt(self.fd, libc::SOL_PACKET, libc::PACKET_STATISTICS, &mut st as *mut _ as *mut _, &mut len) };
+        st.tp_drops as u64
+    }
+}
+
+impl Drop for PacketSocket {
+    fn drop(&mut self) {
+        // SAFETY: our own fd.
+        unsafe { libc::close(self.fd) };
+    }
+}
+
+/// recvmsg with the SO_TIMESTAMPNS control message: bytes, sender address, receive time
+/// (CLOCK_REALTIME ns). Shared with tests that time packets the same way.
+pub fn recv_stamped(fd: libc::c_int, buf: &mut [u8]) -> Option<(usize, libc::sockaddr_ll, u64)> {
+    // SAFETY: plain data, zero is valid.
+    let mut from: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+    let mut iov = libc::iovec { iov_base: buf.as_mut_ptr() as *mut _, iov_len: buf.len() };
+    let mut control = [0u64; 8];
+    // SAFETY: as above.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_name = &mut from as *mut _ as *mut _;
+    msg.msg_namelen = std::mem::size_of::<libc::sockaddr_ll>() as u32;
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr() as *mut _;
+    msg.msg_controllen = std::mem::size_of_val(&control);
+    // SAFETY: msg points at live buffers of the lengths given.
+    let n = unsafe { libc::recvmsg(fd, &mut msg, libc::MSG_DONTWAIT) };
+    if n < 0 {
+        return None;
+    }
+    let mut stamp = None;
+    // SAFETY: walking the control buffer the kernel filled, with the CMSG macros.
+    unsafe {
+        let mut c = libc::CMSG_FIRSTHDR(&msg);
+        while !c.is_null() {
+            if (*c).cmsg_level == libc::SOL_SOCKET && (*c).cmsg_type == libc::SCM_TIMESTAMPNS {
+                let ts = std::ptr::read_unaligned(libc::CMSG_DATA(c) as *const libc::timespec);
+                stamp = Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64);
+            }
+            c = libc::CMSG_NXTHDR(&msg, c);
+        }
+    }
+    Some((n as usize, from, stamp.unwrap_or_else(realtime_ns)))
+}
+
+/// CLOCK_REALTIME in nanoseconds (the clock of kernel receive timestamps).
+pub fn realtime_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// A frame on its way out, and what the accuracy measurement needs about it.
+struct Departing {
+    due: Time,
+    slot: u32,
+    /// It left the model's serialiser right after the previous frame (the queue was busy).
+    back_to_back: bool,
+}
+
+/// Receives every frame as the sender's host sees it (data as it leaves the sender, ACKs as
+/// they reach it), with its time from the run's origin: a pcap writer.
+pub type Capture = Box<dyn FnMut(Time, &[u8]) + Send>;
+
+/// The emulator's state between frames.
+pub struct Emulator {
+    capture: Option<Capture>,
+    link: Bottleneck,
+    schedule: Vec<(Time, cc::Rate)>,
+    next_step: usize,
+    next_departure: Option<Time>,
+    busy: bool,
+    fwd_pipe: Pipe<Departing>,
+    rev_loss: LossProcess,
+    rev_delay: DelayProcess,
+    rev_pipe: Pipe<Departing>,
+    /// One-way base delays per flow: out (half the RTT) and back (the rest).
+    fwd_delay: Vec<Time>,
+    rev_delay_flow: Vec<Time>,
+    port_base: u16,
+    frames: Vec<Vec<u8>>,
+    free: Vec<u32>,
+    duration: Time,
+    interval: Option<Time>,
+    next_sample: Option<Time>,
+    last_forwarded: u64,
+    final_stats: Option<LinkStats>,
+    link_series: Vec<LinkSample>,
+    timing_ns: Histogram,
+    last_emit: Option<(Time, Time)>,
+    fifo: bool,
+    busy_bytes: u64,
+    busy_model_ns: u64,
+    busy_actual_ns: u64,
+    report: EmulatorReport,
+}
+
+impl Emulator {
+    pub fn new(cfg: &SimConfig, port_base: u16) -> Emulator {
+        let link = Bottleneck::from_config(cfg);
+        let jitter = link.delay.has_jitter();
+        let rev_delay = ReturnPath::delay(cfg);
+        Emulator {
+            capture: None,
+            schedule: cfg.link.schedule.clone(),
+            next_step: 0,
+            next_departure: None,
+            busy: false,
+            fwd_pipe: Pipe::new(jitter),
+            rev_loss: ReturnPath::loss(cfg),
+            rev_pipe: Pipe::new(rev_delay.has_jitter()),
+            rev_delay,
+            fwd_delay: cfg.flows.iter().map(|f| Time(f.rtt.0 / 2)).collect(),
+            rev_delay_flow: cfg.flows.iter().map(|f| f.rtt - Time(f.rtt.0 / 2)).collect(),
+            port_base,
+            frames: Vec::new(),
+            free: Vec::new(),
+            duration: cfg.duration,
+            interval: cfg.sample_interval,
+            next_sample: cfg.sample_interval,
+            last_forwarded: 0,
+            final_stats: None,
+            link_series: Vec::new(),
+            timing_ns: Histogram::default(),
+            last_emit: None,
+            fifo: !jitter,
+            busy_bytes: 0,
+            busy_model_ns: 0,
+            busy_actual_ns: 0,
+            report: EmulatorReport::default(),
+            link,
+        }
+    }
+
+    /// Hands every frame seen on the sender's side to `capture`.
+    pub fn with_capture(mut self, capture: Option<Capture>) -> Emulator {
+        self.capture = capture;
+        self
+    }
+
+    fn flow_of(&self, port: u16) -> usize {
+        let i = port.wrapping_sub(self.port_base) as usize;
+        if i < self.fwd_delay.len() {
+            i
+        } else {
+            0
+        }
+    }
+
+    fn slot(&mut self) -> u32 {
+        self.free.pop().unwrap_or_else(|| {
+            self.frames.push(Vec::with_capacity(FRAME_CAPACITY));
+            (self.frames.len() - 1) as u32
+        })
+    }
+
+    /// Everything due at or before `now`: rate steps, departures, samples, the end of the
+    /// configured duration, and the frames whose delay is over.
+    fn advance(&mut self, now: Time, out: &[PacketSocket; 2], clock: &impl Fn() -> Time) {
+        loop {
+            // The earliest model event due by now, processed at its own time.
+            let step = self.schedule.get(self.next_step).map(|s| s.0);
+            let candidates = [step, self.next_departure, self.next_sample, self.final_stats.is_none().then_some(self.duration)];
+            let Some(t) = candidates.iter().flatten().copied().min().filter(|&t| t <= now) else { break };
+            if step == Some(t) {
+                let (_, rate) = self.schedule[self.next_step];
+                self.link.set_rate(t, rate);
+                self.next_step += 1;
+            } else if self.next_departure == Some(t) {
+                let (p, next) = self.link.depart(t);
+                self.next_departure = next;
+                let back_to_back = self.busy;
+                self.busy = next.is_some();
+                if p.ecn == CE {
+                    frame::mark_ce(&mut self.frames[p.seq as usize]);
+                }
+                let due = t + self.link.delay.sample() + self.fwd_delay[p.flow as usize];
+                self.fwd_pipe.push(due, Departing { due, slot: p.seq as u32, back_to_back });
+            } else if self.next_sample == Some(t) {
+                if t <= self.duration {
+                    let iv = self.interval.expect("sampling needs an interval");
+                    self.link_series.push(LinkSample::take(&self.link, t, iv, &mut self.last_forwarded));
+                    self.next_sample = Some(t + iv);
+                } else {
+                    self.next_sample = None;
+                }
+            } else {
+                self.link.finish(t);
+                self.final_stats = Some(self.link.stats.clone());
+            }
+        }
+        while let Some(d) = self.fwd_pipe.pop_due(now) {
+            self.emit(&out[1], d, clock(), true);
+        }
+        while let Some(d) = self.rev_pipe.pop_due(now) {
+            self.emit(&out[0], d, clock(), false);
+        }
+    }
+
+    fn emit(&mut self, sock: &PacketSocket, d: Departing, now: Time, forward: bool) {
+        if !sock.send(&self.frames[d.slot as usize]) {
+            self.report.send_errors += 1;
+        }
+        if !forward {
+            if let Some(c) = &mut self.capture {
+                c(now, &self.frames[d.slot as usize]);
+            }
+        }
+        self.timing_ns.record((now - d.due).0);
+        if forward {
+            if self.fifo && d.back_to_back {
+                if let Some((actual, due)) = self.last_emit {
+                    self.busy_bytes += self.frames[d.slot as usize].len() as u64 - 14;
+                    self.busy_model_ns += (d.due - due).0;
+                    self.busy_actual_ns += (now - actual).0;
+                    self.report.busy_frames += 1;
+                }
+            }
+            self.last_emit = Some((now, d.due));
+        }
+        self.free.push(d.slot);
+    }
+
+    /// A frame the model does not apply to (ARP): straight out of the other side.
+    fn pass_through(&mut self, slot: u32, out: &PacketSocket) {
+        self.report.other_frames += 1;
+        if !out.send(&self.frames[slot as usize]) {
+            self.report.send_errors += 1;
+        }
+        self.free.push(slot);
+    }
+
+    fn on_forward_frame(&mut self, now: Time, slot: u32, out: &PacketSocket) {
+        if let Some(c) = &mut self.capture {
+            c(now, &self.frames[slot as usize]);
+        }
+        let buf = &self.frames[slot as usize];
+        let Some(info) = frame::parse(buf) else { return self.pass_through(slot, out) };
+        self.report.forward_frames += 1;
+        let p = DataPacket {
+            flow: self.flow_of(info.dst_port) as u32,
+            seq: slot as u64,
+            len: info.ip_len,
+            wire: info.ip_len,
+            sent: now,
+            enqueued: now,
+            ecn: info.ecn,
+            retransmission: false,
+            hdr_rtt: Time::ZERO,
+        };
+        match self.link.arrive(now, p) {
+            (Admission::Queued, departure) => {
+                if departure.is_some() {
+                    self.next_departure = departure;
+                    self.busy = false;
+                }
+            }
+            _ => self.free.push(slot),
+        }
+    }
+
+    fn on_reverse_frame(&mut self, now: Time, slot: u32, out: &PacketSocket) {
+        let buf = &self.frames[slot as usize];
+        let Some(info) = frame::parse(buf) else { return self.pass_through(slot, out) };
+        self.report.reverse_frames += 1;
+        if self.rev_loss.lose() {
+            self.report.reverse_drops += 1;
+            self.free.push(slot);
+            return;
+        }
+        let due = now + self.rev_delay.sample() + self.rev_delay_flow[self.flow_of(info.src_port)];
+        self.rev_pipe.push(due, Departing { due, slot, back_to_back: false });
+    }
+
+    /// The next time anything is due.
+    fn next_due(&self) -> Option<Time> {
+        [
+            self.schedule.get(self.next_step).map(|s| s.0),
+            self.next_departure,
+            self.next_sample,
+            self.final_stats.is_none().then_some(self.duration),
+            self.fwd_pipe.head_time(),
+            self.rev_pipe.head_time(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// Forwards frames until `stop` is set, SIGINT/SIGTERM arrives or `hard_end` passes.
+    /// `ready` is set once both sockets are open. Call it in a thread inside the emulator's
+    /// namespace; time is measured from `origin`.
+    pub fn run(mut self, origin: Instant, hard_end: Time, ready: &AtomicBool, stop: &AtomicBool) -> Result<EmulatorOutput, String> {
+        // Wake-ups as close to the due time as the timer allows (the default slack is 50 us).
+        // SAFETY: prctl with an integer argument affects this thread only.
+        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
+        let socks = [PacketSocket::open(EMU_SENDER_SIDE)?, PacketSocket::open(EMU_RECEIVER_SIDE)?];
+        ready.store(true, Ordering::Release);
+        let clock = || Time(origin.elapsed().as_nanos() as u64);
+        // Kernel receive stamps are CLOCK_REALTIME: the origin on that clock.
+        let realtime_origin = realtime_ns().saturating_sub(clock().0);
+        let cpu0 = thread_cpu_s();
+        let mut last = Time::ZERO;
+        let mut buf = Vec::with_capacity(FRAME_CAPACITY);
+        // Bounded: the loop ends by `hard_end` at the latest.
+        loop {
+            let now = clock();
+            if stop.load(Ordering::Relaxed) || interrupted() || now >= hard_end {
+                break;
+            }
+            // Arrivals first, each at the time the kernel received it (not when this loop woke
+            // up), with whatever fell due before it applied first.
+            for (side, sock) in socks.iter().enumerate() {
+                for _ in 0..RECV_BATCH {
+                    let Some(stamp) = sock.recv(&mut buf) else { break };
+                    let slot = self.slot();
+                    std::mem::swap(&mut self.frames[slot as usize], &mut buf);
+                    let t = Time(stamp.saturating_sub(realtime_origin)).min(clock()).max(last);
+                    last = t;
+                    self.advance(t, &socks, &clock);
+                    if side == 0 {
+                        self.on_forward_frame(t, slot, &socks[1]);
+                    } else {
+                        self.on_reverse_frame(t, slot, &socks[0]);
+                    }
+                }
+            }
+            let now = clock().max(last);
+            last = now;
+            self.advance(now, &socks, &clock);
+            let wake = self.next_due().unwrap_or(now + MAX_SLEEP).min(now + MAX_SLEEP);
+            if wake > now + SPIN {
+                let wait = wake - now - SPIN;
+                let ts = libc::timespec { tv_sec: (wait.0 / 1_000_000_000) as i64, tv_nsec: (wait.0 % 1_000_000_000) as i64 };
+                let mut fds = socks.each_ref().map(|s| libc::pollfd { fd: s.fd, events: libc::POLLIN, revents: 0 });
+                // SAFETY: two valid pollfds and a valid timespec.
+                unsafe { libc::ppoll(fds.as_mut_ptr(), 2, &ts, std::ptr::null()) };
+            }
+        }
+        let cpu = thread_cpu_s() - cpu0;
+        if self.final_stats.is_none() {
+            self.link.finish(self.duration);
+            self.final_stats = Some(self.link.stats.clone());
+        }
+        let mut r = self.report;
+        r.socket_drops = socks.iter().map(|s| s.drops()).sum();
+        let h = &self.timing_ns;
+        r.timing_error_p50_us = h.quantile(0.5) as f64 / 1e3;
+        r.timing_error_p99_us = h.quantile(0.99) as f64 / 1e3;
+        r.timing_error_max_us = h.max() as f64 / 1e3;
+        if self.busy_model_ns > 0 && self.busy_actual_ns > 0 {
+            r.model_busy_rate_bps = self.busy_bytes as f64 * 8e9 / self.busy_model_ns as f64;
+            r.actual_busy_rate_bps = self.busy_bytes as f64 * 8e9 / self.busy_actual_ns as f64;
+            r.rate_error = r.actual_busy_rate_bps / r.model_busy_rate_bps - 1.0;
+        }
+        r.cpu_s = cpu;
+        let frames = r.forward_frames + r.reverse_frames + r.other_frames;
+        r.frames_per_cpu_s = if cpu > 0.0 { frames as f64 / cpu } else { 0.0 };
+        Ok(EmulatorOutput { stats: self.final_stats.expect("set above"), link_series: self.link_series, report: r })
+    }
+}

@@ -1,0 +1,222 @@
+//! One testbed run: namespaces, emulator, receiver and senders, and the simulator's
+//! `RunResult` built from what they measured.
+
+use crate::emulator::{Capture, Emulator, EmulatorReport};
+use crate::kernel::{self, FlowRecord, KernelFlow};
+use crate::netns::{self, Namespaces};
+use crate::tcpinfo;
+use cc::transport::SenderConfig;
+use cc::Time;
+use sim::results::{Accounting, Dist, FlowSummary, LinkSummary, Summary, TimeSeries};
+use sim::{jain_index, RunResult, SimConfig, Transport};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Flow `i` connects to the receiver's port `PORT_BASE + i`.
+pub const PORT_BASE: u16 = 50_000;
+/// How long the emulator and receiver may outlive the configured duration (closing flows).
+const GRACE: Time = Time(2_000_000_000);
+/// How long the threads may take to open their sockets.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A scenario for the testbed: the simulator's configuration and each flow's kernel
+/// congestion control (by the kernel's name: `reno`, `cubic`, `bbr`, ...).
+#[derive(Clone, Debug)]
+pub struct TestbedConfig {
+    pub sim: SimConfig,
+    pub cc: Vec<String>,
+}
+
+impl TestbedConfig {
+    /// Each flow under the kernel's algorithm of the same name as the scenario's.
+    pub fn from_sim(sim: SimConfig) -> TestbedConfig {
+        let cc = sim.flows.iter().map(|f| f.transport.name().to_string()).collect();
+        TestbedConfig { sim, cc }
+    }
+
+    /// What the testbed cannot do: a clear message naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        self.sim.validate()?;
+        if self.cc.len() != self.sim.flows.len() {
+            return Err(format!("--cc: {} congestion controls for {} flows", self.cc.len(), self.sim.flows.len()));
+        }
+        let d = SenderConfig::default();
+        for (i, f) in self.sim.flows.iter().enumerate() {
+            if let Transport::Datagram(p) = &f.transport {
+                return Err(format!("flows[{i}].cc: the testbed runs kernel TCP; `{}` is a datagram protocol", p.name()));
+            }
+            let s = &f.sender;
+            let unsupported = [
+                ("sack", s.sack != d.sack),
+                ("pacing", s.pace_window != d.pace_window),
+                ("rwnd", s.rwnd != d.rwnd),
+                ("initial_window", s.initial_window != d.initial_window),
+                ("min_rto", s.min_rto != d.min_rto),
+                ("delayed_ack", f.delayed_ack),
+                ("access_rate", f.access_rate.is_some()),
+            ];
+            if s.ecn != self.sim.flows[0].sender.ecn {
+                return Err(format!("flows[{i}].ecn: on the testbed ECN is on for every flow or for none (net.ipv4.tcp_ecn of the sender's namespace)"));
+            }
+            if let Some((name, _)) = unsupported.iter().find(|(_, set)| *set) {
+                return Err(format!("flows[{i}].{name}: not supported on the testbed (the kernel's own default applies); remove it"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A testbed run's result in the simulator's form, and the emulator's accuracy report.
+pub struct TestbedResult {
+    pub result: RunResult,
+    pub emulator: EmulatorReport,
+}
+
+fn wait_ready(flag: &AtomicBool, finished: impl Fn() -> bool, what: &str) -> Result<(), String> {
+    let t0 = Instant::now();
+    while !flag.load(Ordering::Acquire) {
+        if finished() || t0.elapsed() > SETUP_TIMEOUT {
+            return Err(format!("testbed: the {what} did not start"));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(())
+}
+
+/// Runs the scenario on kernel TCP through the emulated link. Needs CAP_NET_ADMIN.
+pub fn run(tc: &TestbedConfig) -> Result<TestbedResult, String> {
+    run_with_capture(tc, None)
+}
+
+/// `run`, handing every frame the sender's host sees to `capture` (a pcap writer).
+pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<TestbedResult, String> {
+    tc.validate()?;
+    for name in &tc.cc {
+        tcpinfo::ensure_congestion_control(name)?;
+    }
+    let cfg = &tc.sim;
+    let ns = Namespaces::create()?;
+    if cfg.flows[0].sender.ecn {
+        // Per namespace: /proc/sys/net is the opening thread's namespace's.
+        netns::in_namespace(&ns.sender, || std::fs::write("/proc/sys/net/ipv4/tcp_ecn", "1"))?
+            .map_err(|e| format!("testbed: net.ipv4.tcp_ecn in the sender's namespace: {e}"))?;
+    }
+    let default_mss = SenderConfig::default().mss;
+    let flows: Vec<KernelFlow> = cfg
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| KernelFlow {
+            cc: tc.cc[i].clone(),
+            start: f.start,
+            stop: f.stop,
+            size: f.sender.data_limit,
+            // TCP_MAXSEG counts the 12 bytes of the timestamp option.
+            mss: (f.sender.mss != default_mss).then_some(f.sender.mss + 12),
+            port: PORT_BASE + i as u16,
+        })
+        .collect();
+    let ports: Vec<u16> = flows.iter().map(|f| f.port).collect();
+    let fairness = fairness_window(cfg);
+    let hard_end = cfg.duration + GRACE;
+    let emu_ready = AtomicBool::new(false);
+    let rcv_ready = AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
+    let wall = Instant::now();
+    let origin = Instant::now();
+    let outcome = std::thread::scope(|sc| {
+        let emulator = sc.spawn(|| {
+            netns::enter(&ns.emulator)?;
+            Emulator::new(cfg, PORT_BASE).with_capture(capture).run(origin, hard_end, &emu_ready, &stop)
+        });
+        let receiver = sc.spawn(|| {
+            netns::enter(&ns.receiver)?;
+            kernel::run_receiver(&ports, origin, hard_end, &rcv_ready, &stop)
+        });
+        let senders = wait_ready(&emu_ready, || emulator.is_finished(), "emulator")
+            .and_then(|()| wait_ready(&rcv_ready, || receiver.is_finished(), "receiver"))
+            .and_then(|()| {
+                sc.spawn(|| {
+                    netns::enter(&ns.sender)?;
+                    kernel::run_senders(&flows, origin, cfg.duration, cfg.sample_interval, fairness)
+                })
+                .join()
+                .map_err(|_| "testbed: the sender thread panicked".to_string())?
+            });
+        stop.store(true, Ordering::Relaxed);
+        let emu = emulator.join().map_err(|_| "testbed: the emulator thread panicked".to_string())?;
+        let rcv = receiver.join().map_err(|_| "testbed: the receiver thread panicked".to_string())?;
+        Ok::<_, String>((senders?, emu?, rcv?))
+    });
+    drop(ns);
+    if netns::interrupted() {
+        return Err("testbed: interrupted; namespaces removed".into());
+    }
+    let ((records, rows), emu, _received) = outcome?;
+    let wall_time_s = wall.elapsed().as_secs_f64();
+
+    let flows_summary: Vec<FlowSummary> = records.iter().enumerate().map(|(i, r)| flow_summary(cfg, i, &tc.cc[i], r)).collect();
+    let window = (fairness.1 - fairness.0).as_secs_f64().max(1e-9);
+    let shares: Vec<f64> = records.iter().map(|r| r.window_acked[1].saturating_sub(r.window_acked[0]) as f64 / window).collect();
+    let s = &emu.stats;
+    let dropped = s.overflow_drops + s.random_drops + s.aqm_drops;
+    let summary = Summary {
+        seed: cfg.seed,
+        sim_time_s: cfg.duration.as_secs_f64(),
+        wall_time_s,
+        events: emu.report.forward_frames + emu.report.reverse_frames + emu.report.other_frames,
+        packets: s.arrivals,
+        jain_index: jain_index(&shares),
+        fairness_window_s: [fairness.0.as_secs_f64(), fairness.1.as_secs_f64()],
+        flows: flows_summary,
+        link: LinkSummary::from_stats(cfg, s),
+        // Frames at the emulator's bottleneck: what entered, what left it, what it dropped,
+        // and what it still held at the end of the duration.
+        accounting: Accounting {
+            sent: s.arrivals,
+            delivered: s.forwarded,
+            dropped,
+            in_network: s.arrivals.saturating_sub(s.forwarded + dropped),
+        },
+    };
+    let series = cfg.sample_interval.map(|_| TimeSeries { flows: rows, link: emu.link_series });
+    Ok(TestbedResult { result: RunResult { summary, series }, emulator: emu.report })
+}
+
+/// As the simulator: from the last start to the first planned stop (or the end).
+fn fairness_window(cfg: &SimConfig) -> (Time, Time) {
+    let ws = cfg.flows.iter().map(|f| f.start).max().unwrap_or(Time::ZERO).min(cfg.duration);
+    let we = cfg.flows.iter().map(|f| f.stop.unwrap_or(cfg.duration)).min().unwrap_or(cfg.duration).min(cfg.duration);
+    if we > ws {
+        (ws, we)
+    } else {
+        (Time::ZERO, cfg.duration)
+    }
+}
+
+fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSummary {
+    let f = &cfg.flows[i];
+    let start = f.start.min(cfg.duration);
+    let end = r.ended.unwrap_or(cfg.duration).max(start);
+    let dur = (end - start).as_secs_f64();
+    let per_s = |b: u64| if dur > 0.0 { b as f64 * 8.0 / dur } else { 0.0 };
+    let info = &r.last;
+    FlowSummary {
+        id: i as u32,
+        cc: cc.to_string(),
+        start_s: start.as_secs_f64(),
+        end_s: end.as_secs_f64(),
+        throughput_bps: per_s(info.bytes_sent),
+        goodput_bps: per_s(info.bytes_acked),
+        efficiency: if info.bytes_sent > 0 { info.bytes_acked as f64 / info.bytes_sent as f64 } else { 0.0 },
+        bytes_sent: info.bytes_sent,
+        bytes_delivered: info.bytes_acked,
+        segments_sent: info.data_segs_out as u64,
+        retransmits: info.total_retrans as u64,
+        timeouts: r.timeouts(),
+        loss_episodes: r.loss_episodes,
+        // The smoothed RTT at each sample (TCP_INFO gives no per-ACK samples).
+        rtt_ms: Dist::from_hist(&r.srtt_us, 1e-3),
+        completion_time_s: r.completed.map(|t| (t - f.start).as_secs_f64()),
+    }
+}
