@@ -60,10 +60,15 @@ fn write_emulator_report(dir: &Path, r: &EmulatorReport) -> Result<(), UserError
 
 /// One line on how faithfully the emulator applied the link.
 pub fn accuracy_line(r: &EmulatorReport) -> String {
+    // The rate is measured over frames that leave in the order they were served (one base
+    // RTT for every flow, no jitter).
+    let rate = if r.busy_frames > 0 {
+        format!("rate error {:+.3} % over {} back-to-back frames", r.rate_error * 100.0, r.busy_frames)
+    } else {
+        "rate error not measured (frames overtake in the delay line)".to_string()
+    };
     format!(
-        "emulator: rate error {:+.3} % over {} back-to-back frames, timing error p50 {:.1} us p99 {:.1} us max {:.0} us, {} socket drops, {:.0} frames per CPU second",
-        r.rate_error * 100.0,
-        r.busy_frames,
+        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us, {} socket drops, {:.0} frames per CPU second",
         r.timing_error_p50_us,
         r.timing_error_p99_us,
         r.timing_error_max_us,

@@ -256,8 +256,11 @@ pub struct Emulator {
 impl Emulator {
     pub fn new(cfg: &SimConfig, port_base: u16) -> Emulator {
         let link = Bottleneck::from_config(cfg);
-        let jitter = link.delay.has_jitter();
         let rev_delay = ReturnPath::delay(cfg);
+        // One delay line per direction for every flow: frames overtake each other when the
+        // delay has jitter or the flows' base RTTs differ (the simulator has a line per flow).
+        let rtts_differ = cfg.flows.windows(2).any(|w| w[0].rtt != w[1].rtt);
+        let jitter = link.delay.has_jitter() || rtts_differ;
         Emulator {
             capture: None,
             schedule: cfg.link.schedule.clone(),
@@ -266,7 +269,7 @@ impl Emulator {
             busy: false,
             fwd_pipe: Pipe::new(jitter),
             rev_loss: ReturnPath::loss(cfg),
-            rev_pipe: Pipe::new(rev_delay.has_jitter()),
+            rev_pipe: Pipe::new(rev_delay.has_jitter() || rtts_differ),
             rev_delay,
             fwd_delay: cfg.flows.iter().map(|f| Time(f.rtt.0 / 2)).collect(),
             rev_delay_flow: cfg.flows.iter().map(|f| f.rtt - Time(f.rtt.0 / 2)).collect(),

@@ -246,7 +246,7 @@ pub fn run_senders(
         let next = due.into_iter().filter(|&t| t > now).min().unwrap_or(now);
         let draining = states.iter().any(|s| s.phase == Phase::Draining);
         let cap = if draining { 1 } else { MAX_SLEEP_MS };
-        let timeout_ms = (((next - now).0 + 999_999) / 1_000_000).min(cap as u64) as i32;
+        let timeout_ms = (next - now).0.div_ceil(1_000_000).min(cap as u64) as i32;
         // SAFETY: valid pollfds.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
         for (pfd, &i) in fds.iter().zip(&who) {

@@ -136,10 +136,18 @@ fn remove_stale() {
         let Some(pid) = name.strip_prefix(PREFIX).and_then(|r| r.split('-').next()).and_then(|p| p.parse::<u32>().ok()) else {
             continue;
         };
-        if pid != std::process::id() && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        if pid != std::process::id() && !process_alive(pid) {
             let _ = ip(&["netns", "delete", &name]);
         }
     }
+}
+
+/// Whether process `pid` exists and is not a zombie (killed, not yet reaped).
+fn process_alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("State:")).map(|l| !l.contains("zombie")))
+        .unwrap_or(false)
 }
 
 /// Moves the calling thread into namespace `name` (for good: call it in a thread of its own).
