@@ -129,18 +129,25 @@ def _ray_task(runs: list[tuple[str, list[str], int, str]]) -> list[list[str]]:
     return native.run_batch(runs)
 
 
-def _run_ray(plan: dict[str, Any], batches: list[list[int]], address: str | None) -> Iterator[tuple[list[int], list[list[str]]]]:
-    """Batches as Ray tasks, at most a few per CPU of the cluster in flight at once, so that a
-    sweep of any size holds little in the object store. A task whose worker dies is retried
-    by Ray; its rows are written only once it returns, so none are lost or doubled."""
+def _ray_cpus(address: str | None) -> int:
+    """Starts or joins Ray (unless it is up already) and returns the cluster's CPUs."""
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the installation
         raise ImportError("engine='ray' needs Ray: pip install 'cclab[ray]'") from e
     if not ray.is_initialized():
         ray.init(address=address, log_to_driver=False, include_dashboard=False)
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _run_ray(plan: dict[str, Any], batches: list[list[int]], address: str | None) -> Iterator[tuple[list[int], list[list[str]]]]:
+    """Batches as Ray tasks, at most a few per CPU of the cluster in flight at once, so that a
+    sweep of any size holds little in the object store. A task whose worker dies is retried
+    by Ray; its rows are written only once it returns, so none are lost or doubled."""
+    cpus = _ray_cpus(address)
+    import ray
+
     task = ray.remote(max_retries=3)(_ray_task)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     queue = list(batches)
     inflight: dict[Any, list[int]] = {}
     try:
@@ -189,7 +196,8 @@ def sweep(
       same plan skips the runs already there; ``fresh=True`` starts over. Without ``out``,
       a plan whose own ``out`` ends in ``.parquet`` uses that; otherwise nothing is written.
     - ``workers``: threads for the local engine (default: the machine's cores).
-    - ``batch_size``: runs per task (default: about four batches per worker, at most 64).
+    - ``batch_size``: runs per task (default: about four batches per worker, that is per core
+      or per CPU of the Ray cluster, at most 64 runs each).
 
     The same plan gives the same rows under either engine. The DataFrame's ``attrs`` say how
     many runs ran now (``"ran"``) and how many came from the store (``"resumed"``).
@@ -215,7 +223,9 @@ def sweep(
     stored = stored[[(r, s) in done for r, s in zip(stored["run"], stored["seed"])]] if not stored.empty else stored
     todo = [i for i, r in enumerate(p["runs"]) if (r["id"], r["seed"]) not in done]
 
-    n_workers = workers or os.cpu_count() or 1
+    # Batches are sized to the workers that will run them: this machine's cores, or the Ray
+    # cluster's CPUs.
+    n_workers = _ray_cpus(address) if engine == "ray" else (workers or os.cpu_count() or 1)
     batches = _batches(todo, n_workers, batch_size)
     results = _run_ray(p, batches, address) if engine == "ray" else _run_local(p, batches, n_workers)
     frames = [stored]
