@@ -96,6 +96,7 @@ macro_rules! registry {
         ];
 
         impl CcConfig {
+
             pub fn name(&self) -> &'static str {
                 match self { $( CcConfig::$variant(_) => $name, )* }
             }
@@ -190,6 +191,16 @@ registry! {
 }
 
 impl CcConfig {
+    /// Ranges the types cannot state, for the algorithms whose control law would otherwise
+    /// panic or stall (`key: what is allowed`). Non-finite numbers in any algorithm's
+    /// parameters are caught by the simulator's configuration check.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            CcConfig::Htcp(c) => c.validate(),
+            _ => Ok(()),
+        }
+    }
+
     /// The default configuration of the algorithm called `name` (its command-line name).
     pub fn from_name(name: &str) -> Result<CcConfig, String> {
         ALGORITHMS

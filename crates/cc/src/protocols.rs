@@ -38,6 +38,15 @@ macro_rules! protocols {
         ];
 
         impl DatagramConfig {
+    /// Ranges the types cannot state (`key: what is allowed`): SABUL's timers and IPT clamp.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            DatagramConfig::Sabul(c) => c.validate(),
+            DatagramConfig::Sabul2003(c) => c.validate(),
+            _ => Ok(()),
+        }
+    }
+
             pub fn name(&self) -> &'static str {
                 match *self { $( DatagramConfig::$variant(_) => $name, )* }
             }

@@ -104,8 +104,24 @@ fn default_sigpipe() {
     }
 }
 
+/// A write to stdout that fails (a full disk, `> /dev/full`) makes Rust's `println!` panic
+/// with "failed printing to stdout"; this turns that one panic into cclab's one-line error and
+/// exit code 2, and leaves every other panic (a bug) to the default report.
+fn stdout_errors_are_user_errors() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
+        if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: cannot write the output to stdout: {why}");
+            std::process::exit(2);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
     default_sigpipe();
+    stdout_errors_are_user_errors();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(&args),

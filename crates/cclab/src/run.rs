@@ -76,8 +76,8 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
             }
         }
         let n = a.flows.unwrap_or(names.len() as u32);
-        if n == 0 {
-            return Err("--flows: must be at least 1".into());
+        if n == 0 || n as usize > sim::config::limits::MAX_FLOWS {
+            return Err(format!("--flows: must be 1 to {}", sim::config::limits::MAX_FLOWS).into());
         }
         s.flows = Some(
             (0..n as usize)

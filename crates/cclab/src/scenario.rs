@@ -452,6 +452,9 @@ impl Scenario {
             if count == 0 {
                 return Err(format!("flows[{i}].count: must be at least 1"));
             }
+            if flows.len() + count as usize > sim::config::limits::MAX_FLOWS {
+                return Err(format!("flows[{i}].count: more than the {} flows allowed in one run", sim::config::limits::MAX_FLOWS));
+            }
             let flow = resolve_flow(&f, i)?;
             if let Some(stop) = flow.stop {
                 if stop <= flow.start {

@@ -215,3 +215,44 @@ fn bench_json_reports_each_case() {
         assert!(r[k].as_f64().unwrap() > 0.0, "{k}");
     }
 }
+
+/// Issue 14's reproducers of panics, hangs and aborts: each is now a one-line error with exit
+/// code 2, before anything runs.
+#[test]
+fn inputs_that_panicked_hung_or_aborted_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = |name: &str, cc: &str| write(dir.path(), name, &format!("duration = \"2s\"\n[[flows]]\ncc = {cc}\n"));
+    // Panics: clamp with min > max, or NaN.
+    for (name, cc, key) in [
+        ("h1.toml", r#"{ algorithm = "htcp", beta_min = 0.9, beta_max = 0.5 }"#, "flows[0].cc.beta_max"),
+        ("h2.toml", r#"{ algorithm = "htcp", beta_min = 1e308 }"#, "flows[0].cc.beta_min"),
+        ("s1.toml", r#"{ algorithm = "sabul", max_ipt_us = 5.0 }"#, "flows[0].cc.min_ipt_us"),
+        ("s2.toml", r#"{ algorithm = "sabul", min_ipt_us = 2000.0 }"#, "flows[0].cc.min_ipt_us"),
+        ("s3.toml", r#"{ algorithm = "sabul", min_ipt_us = nan }"#, "flows[0].cc.min_ipt_us"),
+        ("c1.toml", r#"{ algorithm = "cubic", beta = nan }"#, "flows[0].cc.beta: must be a finite number"),
+        ("c2.toml", r#"{ algorithm = "cubic", c = inf }"#, "flows[0].cc.c: must be a finite number"),
+    ] {
+        assert_user_error(&cclab(&["run", &scenario(name, cc)]), &[key]);
+    }
+    // Hangs: zero timer intervals, absurd durations, thousands of sweep threads.
+    for field in ["ack_ms", "err_ms", "exp_ms", "syn_ms"] {
+        let f = scenario(&format!("{field}.toml"), &format!("{{ algorithm = \"sabul\", {field} = 0 }}"));
+        assert_user_error(&cclab(&["run", &f]), &[&format!("flows[0].cc.{field}")]);
+    }
+    assert_user_error(&cclab(&["run", "--cc", "reno", "--duration", "1e9s"]), &["duration"]);
+    assert_user_error(&cclab(&["run", "--cc", "reno", "--duration", "1e308s"]), &["duration"]);
+    let plan = write(dir.path(), "plan.toml", "duration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
+    assert_user_error(&cclab(&["sweep", &plan, "--threads", "10000"]), &["--threads"]);
+    // Aborts: allocations far beyond the machine.
+    assert_user_error(&cclab(&["run", "--cc", "reno", "--interval", "1ns"]), &["interval"]);
+    assert_user_error(&cclab(&["run", "--cc", "reno", "--flows", "1000000000"]), &["--flows"]);
+    let many = write(dir.path(), "many.toml", "[[flows]]\ncc = \"reno\"\ncount = 100000000\n");
+    assert_user_error(&cclab(&["run", &many]), &["flows[0].count"]);
+}
+
+#[test]
+fn a_full_stdout_is_a_one_line_error() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("Linux has /dev/full");
+    let o = Command::new(env!("CARGO_BIN_EXE_cclab")).args(["list"]).stdout(full).output().unwrap();
+    assert_user_error(&o, &["stdout"]);
+}

@@ -56,6 +56,21 @@ impl Default for LinkConfig {
     }
 }
 
+/// What one run may ask of the machine, each a one-line error when exceeded.
+pub mod limits {
+    use cc::Time;
+
+    /// Flows in one run (100 bench-sized flows use 24 MB; this many, a few GB at most).
+    pub const MAX_FLOWS: usize = 10_000;
+    /// Simulated time (11.6 days).
+    pub const MAX_DURATION: Time = Time::from_secs(1_000_000);
+    /// Packets the bottleneck could carry over the run at its initial rate: about 10 minutes
+    /// at the simulator's measured 2-3 million packets per second (`cclab bench`).
+    pub const MAX_PACKETS: f64 = 2e9;
+    /// Time-series samples per flow (`duration / interval`).
+    pub const MAX_SAMPLES: u64 = 1_000_000;
+}
+
 /// Which transport a flow runs: TCP under a congestion controller, or a datagram protocol.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Transport {
@@ -69,6 +84,32 @@ impl Transport {
             Transport::Tcp(c) => c.name(),
             Transport::Datagram(d) => d.name(),
         }
+    }
+
+    /// The algorithm's own range checks, and no NaN or infinity in any of its parameters
+    /// (found generically: such a number serialises as JSON `null` where the algorithm's
+    /// default has a number). Errors are `parameter: what is allowed`.
+    pub fn validate(&self) -> Result<(), String> {
+        let (ours, default) = match self {
+            Transport::Tcp(c) => {
+                c.validate()?;
+                (serde_json::to_value(c), serde_json::to_value(CcConfig::from_name(c.name())?))
+            }
+            Transport::Datagram(d) => {
+                d.validate()?;
+                let default = DatagramConfig::from_name(d.name()).ok_or("an unknown protocol")?;
+                (serde_json::to_value(d), serde_json::to_value(default))
+            }
+        };
+        let (Ok(serde_json::Value::Object(ours)), Ok(serde_json::Value::Object(default))) = (ours, default) else {
+            return Ok(());
+        };
+        for (k, v) in &ours {
+            if v.is_null() && default.get(k).is_some_and(serde_json::Value::is_number) {
+                return Err(format!("{k}: must be a finite number"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -174,13 +215,34 @@ impl SimConfig {
         self.link.schedule.iter().take_while(|(t, _)| *t == Time::ZERO).last().map_or(base, |&(_, r)| r)
     }
 
-    /// Checks what the types cannot: a clear message naming the field.
+    /// Checks what the types cannot: a clear message naming the field. The limits in
+    /// [`limits`] keep a run within what a machine finishes and holds.
     pub fn validate(&self) -> Result<(), String> {
         if self.flows.is_empty() {
             return Err("flows: at least one flow is needed".into());
         }
+        if self.flows.len() > limits::MAX_FLOWS {
+            return Err(format!("flows: {} flows is more than the {} allowed", self.flows.len(), limits::MAX_FLOWS));
+        }
         if self.duration == Time::ZERO {
             return Err("duration: must be positive".into());
+        }
+        if self.duration > limits::MAX_DURATION {
+            return Err(format!("duration: at most {} s", limits::MAX_DURATION.as_secs_f64()));
+        }
+        let packets = self.initial_rate().bytes_per_sec() * self.duration.as_secs_f64() / 1500.0;
+        if packets > limits::MAX_PACKETS {
+            return Err(format!(
+                "duration: {} s at {:.0} Mbit/s is about {packets:.1e} bottleneck packets, more than the {:.0e} allowed (about 10 minutes of simulation); shorten the run",
+                self.duration.as_secs_f64(),
+                self.initial_rate().bits_per_sec() / 1e6,
+                limits::MAX_PACKETS
+            ));
+        }
+        if let Some(iv) = self.sample_interval {
+            if iv > Time::ZERO && self.duration.0 / iv.0 > limits::MAX_SAMPLES {
+                return Err(format!("interval: {} s over {} s is more than the {} samples per flow allowed", iv.as_secs_f64(), self.duration.as_secs_f64(), limits::MAX_SAMPLES));
+            }
         }
         if self.link.rate.bytes_per_sec() <= 0.0 {
             return Err("link.rate: must be positive".into());
@@ -203,6 +265,7 @@ impl SimConfig {
             return Err("interval: must be positive".into());
         }
         for (i, f) in self.flows.iter().enumerate() {
+            f.transport.validate().map_err(|e| format!("flows[{i}].cc.{e}"))?;
             if f.sender.mss == 0 || f.sender.mss > 65_000 {
                 return Err(format!("flows[{i}].mss: must be between 1 and 65000 bytes"));
             }

@@ -32,6 +32,21 @@ impl Default for HtcpConfig {
 }
 
 impl HtcpConfig {
+    /// `0 < beta_min ≤ beta_max ≤ 1` (the decrease factor is clamped to that range) and a
+    /// finite, positive `delta_l`.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.beta_min > 0.0 && self.beta_min <= 1.0) {
+            return Err(format!("beta_min: {} is outside (0, 1]", self.beta_min));
+        }
+        if !(self.beta_max >= self.beta_min && self.beta_max <= 1.0) {
+            return Err(format!("beta_max: {} must lie in [beta_min = {}, 1]", self.beta_max, self.beta_min));
+        }
+        if !(self.delta_l > 0.0 && self.delta_l.is_finite()) {
+            return Err(format!("delta_l: {} must be a positive number of seconds", self.delta_l));
+        }
+        Ok(())
+    }
+
     /// `α(Δ)` before scaling, segments per RTT.
     pub fn alpha_of_delta(&self, delta: f64) -> f64 {
         if delta <= self.delta_l {

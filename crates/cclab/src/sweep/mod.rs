@@ -118,6 +118,9 @@ pub fn sweep(a: &SweepArgs) -> Result<(), UserError> {
     }
     let mut store = Store::open(&plan, a.fresh)?;
     let todo: Vec<usize> = (0..plan.runs.len()).filter(|&i| !store.is_done(i)).collect();
+    if a.threads.is_some_and(|t| t > MAX_THREADS) {
+        return Err(format!("--threads: at most {MAX_THREADS} (runs are CPU-bound: more threads than cores only add memory)").into());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.unwrap_or(0))
         .build()
@@ -170,6 +173,9 @@ pub fn sweep(a: &SweepArgs) -> Result<(), UserError> {
     println!("{path}: {} runs, {rows} rows ({} run now, {} from before)", plan.runs.len(), todo.len(), plan.runs.len() - todo.len());
     Ok(())
 }
+
+/// Worker threads a sweep may ask for.
+const MAX_THREADS: usize = 1024;
 
 fn plural(n: usize) -> &'static str {
     if n == 1 {
