@@ -64,8 +64,12 @@ fn run_scenario(
         ));
     }
     let cfg = scenario.resolve().map_err(value_error)?;
+    if let Some(dir) = &out {
+        output::check_out_dir(dir, args.force, "out").map_err(|e| PyOSError::new_err(e.0))?;
+    }
     let result = py.detach(|| run::simulate(cfg, true, "")).map_err(value_error)?;
     if let Some(dir) = &out {
+        output::prepare_out_dir(dir, args.force, "out").map_err(|e| PyOSError::new_err(e.0))?;
         output::write_run(dir, &scenario, &result).map_err(|e| PyOSError::new_err(e.0))?;
     }
     let files = RunFiles::new(&scenario, &result).map_err(PyOSError::new_err)?;

@@ -140,6 +140,16 @@ pub fn new_pair(cfg: &CbrConfig, init: DgInit) -> (CbrSender, CbrReceiver) {
     (CbrSender::new(cfg, init.mss, init.data_limit), CbrReceiver::default())
 }
 
+
+/// A positive rate up to 1 Tbit/s.
+impl crate::check::Validate for CbrConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        within("rate_bps", self.rate_bps, 1..=1_000_000_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 //! a `new(&Config, CcInit)` constructor) and add one line to the `registry!` invocation below.
 
 use crate::algorithms::*;
+use crate::check::Validate;
 use crate::controller::*;
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +102,12 @@ macro_rules! registry {
                 match self { $( CcConfig::$variant(_) => $name, )* }
             }
 
+            /// Every parameter in its allowed range (each algorithm's [`Validate`] states them):
+            /// `parameter: what is allowed`.
+            pub fn validate(&self) -> Result<(), String> {
+                match self { $( CcConfig::$variant(c) => Validate::validate(c), )* }
+            }
+
             /// Builds the controller.
             pub fn build(&self, init: CcInit) -> Cc {
                 match self { $( CcConfig::$variant(c) => Cc::$variant($ctor(c, init)), )* }
@@ -191,16 +198,6 @@ registry! {
 }
 
 impl CcConfig {
-    /// Ranges the types cannot state, for the algorithms whose control law would otherwise
-    /// panic or stall (`key: what is allowed`). Non-finite numbers in any algorithm's
-    /// parameters are caught by the simulator's configuration check.
-    pub fn validate(&self) -> Result<(), String> {
-        match self {
-            CcConfig::Htcp(c) => c.validate(),
-            _ => Ok(()),
-        }
-    }
-
     /// The default configuration of the algorithm called `name` (its command-line name).
     pub fn from_name(name: &str) -> Result<CcConfig, String> {
         ALGORITHMS
@@ -289,5 +286,28 @@ mod tests {
     fn unknown_name_lists_the_allowed_ones() {
         let e = CcConfig::from_name("vegaz").unwrap_err();
         assert!(e.contains("vegaz") && e.contains("newreno"), "{e}");
+    }
+
+    /// Every algorithm's reference defaults lie in the ranges its `validate()` states, and
+    /// every datagram protocol's too.
+    #[test]
+    fn every_default_is_in_range() {
+        for a in ALGORITHMS {
+            assert_eq!((a.default_config)().validate(), Ok(()), "{}", a.name);
+        }
+        for p in crate::protocols::PROTOCOLS {
+            assert_eq!((p.default_config)().validate(), Ok(()), "{}", p.name);
+        }
+    }
+
+    /// A parameter outside its range names itself and the range.
+    #[test]
+    fn out_of_range_parameters_name_the_range() {
+        let c: CcConfig = serde_json::from_str(r#"{"algorithm": "cubic", "beta": 2.0}"#).unwrap();
+        assert_eq!(c.validate().unwrap_err(), "beta: 2 is outside the allowed 0 < x < 1");
+        let c: CcConfig = serde_json::from_str(r#"{"algorithm": "dctcp", "g": 2.0}"#).unwrap();
+        assert!(c.validate().unwrap_err().starts_with("g: 2 is outside"));
+        let c: CcConfig = serde_json::from_str(r#"{"algorithm": "htcp", "beta_min": 0.9, "beta_max": 0.5}"#).unwrap();
+        assert!(c.validate().unwrap_err().starts_with("beta_max: 0.5 is below beta_min"));
     }
 }

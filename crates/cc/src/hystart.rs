@@ -36,6 +36,17 @@ pub struct HystartConfig {
     pub hystart_plus_plus: bool,
 }
 
+/// Linux `tcp_cubic.c`'s module parameters: `hystart_detect` is the bits 1 (ACK train) and 2
+/// (delay); the spacing is a time in microseconds.
+impl crate::check::Validate for HystartConfig {
+    fn validate(&self) -> Result<(), String> {
+        use crate::check::within;
+        within("hystart_detect", self.hystart_detect, 0..=3)?;
+        within("hystart_low_window", self.hystart_low_window, 0..=1_000_000_000)?;
+        within("hystart_ack_delta_us", self.hystart_ack_delta_us, 0..=1_000_000)
+    }
+}
+
 impl Default for HystartConfig {
     fn default() -> Self {
         HystartConfig {

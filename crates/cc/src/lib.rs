@@ -16,6 +16,7 @@
 pub mod aimd;
 pub mod algorithms;
 pub mod cbr;
+pub mod check;
 pub mod config;
 pub mod controller;
 pub mod datagram;

@@ -5,6 +5,7 @@
 //! It sits above the protocols ([`crate::rate`], [`crate::tfrc`], [`crate::cbr`]), which sit
 //! above their interface ([`crate::datagram`]): the data flows one way.
 
+use crate::check::Validate;
 use crate::datagram::{DatagramReceiver, DatagramSender, DgInit};
 
 /// A boxed sender and receiver pair.
@@ -38,14 +39,12 @@ macro_rules! protocols {
         ];
 
         impl DatagramConfig {
-    /// Ranges the types cannot state (`key: what is allowed`): SABUL's timers and IPT clamp.
-    pub fn validate(&self) -> Result<(), String> {
-        match self {
-            DatagramConfig::Sabul(c) => c.validate(),
-            DatagramConfig::Sabul2003(c) => c.validate(),
-            _ => Ok(()),
-        }
-    }
+
+            /// Every parameter in its allowed range (each protocol's [`Validate`] states them):
+            /// `parameter: what is allowed`.
+            pub fn validate(&self) -> Result<(), String> {
+                match self { $( DatagramConfig::$variant(c) => Validate::validate(c), )* }
+            }
 
             pub fn name(&self) -> &'static str {
                 match *self { $( DatagramConfig::$variant(_) => $name, )* }

@@ -4,6 +4,23 @@
 use serde::{Deserialize, Serialize};
 use std::ops::{Add, AddAssign, Sub};
 
+/// A time as a scenario file writes it: `100ms`, `1.5s`, `250us`, `20ns` (the coarsest unit
+/// that shows it exactly, up to three decimals).
+impl std::fmt::Display for Time {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ns = self.0;
+        if ns == 0 {
+            return f.write_str("0s");
+        }
+        for (unit, scale) in [("s", 1_000_000_000u64), ("ms", 1_000_000), ("us", 1_000)] {
+            if ns >= scale && ns % (scale / 1000) == 0 {
+                return write!(f, "{}{unit}", ns as f64 / scale as f64);
+            }
+        }
+        write!(f, "{ns}ns")
+    }
+}
+
 /// Bytes. A plain `u64`: windows, sequence offsets and sizes are all counted in bytes.
 pub type Bytes = u64;
 

@@ -1,4 +1,5 @@
-//! `cclab bench`: simulator speed on fixed scenarios.
+//! `cclab bench`: simulator speed and memory on fixed scenarios (the `mem-` cases: peak memory
+//! against simulated time and against the number of flows).
 //!
 //! Each case runs in a child process (`cclab __bench-case NAME`) so that its peak resident
 //! memory (VmHWM) is its own. Cases run one after another, never in parallel, so the figure is
@@ -63,7 +64,20 @@ pub fn cases() -> Vec<(&'static str, &'static str, SimConfig)> {
             "1 UDT + 1 SABUL flow (datagrams), 1 Gbit/s, 100 ms, 20 s",
             dumbbell(1e9, [datagram_flows("udt", 1, |_| Time::from_millis(100)), datagram_flows("sabul", 1, |_| Time::from_millis(100))].concat(), 20),
         ),
+        // Memory against simulated time: the same run 60× longer, its time series (100 ms
+        // samples) streamed to CSV files as `cclab run --out` does. Flat means equal peaks.
+        ("mem-60s", "5 NewReno flows, 10 Mbit/s, 100 ms, 60 s, series to CSV", sampled(dumbbell(10e6, flows("newreno", 5, |_| Time::from_millis(100)), 60))),
+        ("mem-3600s", "the same for 3600 s", sampled(dumbbell(10e6, flows("newreno", 5, |_| Time::from_millis(100)), 3600))),
+        // Memory per flow: 1000 flows against 10, the difference over 990 (series streamed).
+        ("mem-10flows", "10 NewReno flows, 1 Gbit/s, 20..200 ms, 5 s, series to CSV", sampled(dumbbell(1e9, flows("newreno", 10, |i| Time::from_millis(20 + (180 * i as u64) / 9)), 5))),
+        ("mem-1000flows", "1000 NewReno flows, the same", sampled(dumbbell(1e9, flows("newreno", 1000, |i| Time::from_millis(20 + (180 * i as u64) / 999)), 5))),
     ]
+}
+
+/// `cfg` with a time series sampled every 100 ms (`cclab run`'s default).
+fn sampled(mut cfg: SimConfig) -> SimConfig {
+    cfg.sample_interval = Some(Time::from_millis(100));
+    cfg
 }
 
 fn peak_rss_bytes() -> u64 {
@@ -82,9 +96,22 @@ pub fn bench_case(name: &str) -> Result<(), UserError> {
     let (_, _, cfg) =
         cases().into_iter().find(|(n, _, _)| *n == name).ok_or_else(|| UserError(format!("no bench case `{name}`")))?;
     let sim_s = cfg.duration.as_secs_f64();
+    let streamed = cfg.sample_interval.is_some();
     let sim = Simulation::new(cfg).map_err(UserError)?;
     let t0 = Instant::now();
-    let r = sim.run(|_| {});
+    let r = if streamed {
+        // Into a scratch directory of this process's own, removed after.
+        let dir = std::env::temp_dir().join(format!("cclab-bench-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| UserError(format!("{}: {e}", dir.display())))?;
+        let sink = Box::new(crate::output::CsvSink::create(&dir)?);
+        let (r, sink, _) = sim.run_streaming(sink, None, |_| {});
+        let finished = sink.finish();
+        let _ = std::fs::remove_dir_all(&dir);
+        finished?;
+        r
+    } else {
+        sim.run(|_| {})
+    };
     let wall_s = t0.elapsed().as_secs_f64();
     let res = BenchResult {
         name: name.to_string(),

@@ -113,10 +113,38 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write `--out` into a directory cclab did not write, and replace an existing `--pcap`
+    /// file (never an input file).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// A user error: printed as one line, exit code 2.
 pub struct UserError(pub String);
+
+/// The longest error line printed, in characters: a message quoting a user's 100 KB line or a
+/// binary file stays readable.
+pub const MAX_ERROR_CHARS: usize = 300;
+
+impl UserError {
+    /// The message as one printable line: control characters (a newline, a NUL read from a
+    /// binary file) escaped as `\n`, `\0`, and the whole cut to [`MAX_ERROR_CHARS`].
+    pub fn line(&self) -> String {
+        let mut out = String::new();
+        for (n, c) in self.0.chars().enumerate() {
+            if n == MAX_ERROR_CHARS {
+                out.push_str("...");
+                break;
+            }
+            if c.is_control() {
+                out.extend(c.escape_debug());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
 
 impl<T: Into<String>> From<T> for UserError {
     fn from(s: T) -> Self {

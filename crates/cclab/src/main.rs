@@ -91,6 +91,9 @@ enum ExperimentCmd {
         out: Option<PathBuf>,
         #[arg(long, short)]
         quiet: bool,
+        /// Write into an `--out` directory cclab did not write.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -119,10 +122,29 @@ fn stdout_errors_are_user_errors() {
     }));
 }
 
+/// clap's own errors (an unknown flag, a missing value) in cclab's one-line form, exit code 2;
+/// `--help` and `--version` print as clap prints them.
+fn argument_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    }
+    let text = e.to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
+    let tip = lines.find_map(|l| l.strip_prefix("tip: ")).map(|t| format!(" ({t})")).unwrap_or_default();
+    eprintln!("error: {}", UserError(format!("{first}{tip}; see --help")).line());
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     default_sigpipe();
     stdout_errors_are_user_errors();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(e),
+    };
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::List { json } => {
@@ -136,7 +158,7 @@ fn main() -> ExitCode {
             experiment::list();
             Ok(())
         }
-        Command::Experiment(ExperimentCmd::Run { name, fast, out, quiet }) => experiment::run(&name, fast, out.as_deref(), quiet),
+        Command::Experiment(ExperimentCmd::Run { name, fast, out, quiet, force }) => experiment::run(&name, fast, out.as_deref(), quiet, force),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Scan(args) => scan_cmd::scan(&args),
         Command::Serve(args) => net_cmd::serve(&args),
@@ -147,8 +169,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(UserError(msg)) => {
-            eprintln!("error: {msg}");
+        Err(e) => {
+            eprintln!("error: {}", e.line());
             ExitCode::from(2)
         }
     }

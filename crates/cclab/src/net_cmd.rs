@@ -84,6 +84,9 @@ pub struct SendArgs {
     /// Write summary.json, timeseries.csv, link.csv and report.json here.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write `--out` into a directory cclab did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `30` (seconds, as iperf3 takes it) or `30s`, `500ms`.
@@ -164,7 +167,7 @@ pub fn send(a: &SendArgs) -> Result<(), UserError> {
     let duration = seconds("time", &a.time)?;
     let interval = seconds("interval", &a.interval)?;
     if let Some(dir) = &a.out {
-        crate::output::check_out_dir(dir)?;
+        crate::output::check_out_dir(dir, a.force, "--out")?;
     }
     let server = (a.host.as_str(), a.port)
         .to_socket_addrs()
@@ -209,6 +212,7 @@ pub fn send(a: &SendArgs) -> Result<(), UserError> {
         print_end(&reports);
     }
     if let Some(dir) = &a.out {
+        crate::output::prepare_out_dir(dir, a.force, "--out")?;
         write_out(dir, &cfg, &reports, &json)?;
         if !a.json {
             println!("wrote {}", dir.display());

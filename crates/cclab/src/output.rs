@@ -265,6 +265,47 @@ impl RunFiles {
     }
 }
 
+/// `timeseries.csv` and `link.csv` written row by row as the simulation samples them, in the
+/// very bytes [`RunFiles`] gives for a series kept in memory.
+pub struct CsvSink {
+    flows: csv::Writer<std::io::BufWriter<std::fs::File>>,
+    link: csv::Writer<std::io::BufWriter<std::fs::File>>,
+    dir: std::path::PathBuf,
+    /// The first write error, reported by `finish`.
+    error: Option<String>,
+}
+
+impl CsvSink {
+    pub fn create(dir: &Path) -> Result<CsvSink, UserError> {
+        let open = |name: &str| {
+            let p = dir.join(name);
+            std::fs::File::create(&p).map(|f| csv::Writer::from_writer(std::io::BufWriter::new(f))).map_err(|e| io_err(&p, e))
+        };
+        Ok(CsvSink { flows: open("timeseries.csv")?, link: open("link.csv")?, dir: dir.to_path_buf(), error: None })
+    }
+}
+
+impl sim::sink::SampleSink for CsvSink {
+    fn flow(&mut self, s: &sim::results::FlowSample) {
+        if let Err(e) = self.flows.serialize(s) {
+            self.error.get_or_insert(format!("{}: {e}", self.dir.join("timeseries.csv").display()));
+        }
+    }
+    fn link(&mut self, s: &sim::results::LinkSample) {
+        if let Err(e) = self.link.serialize(s) {
+            self.error.get_or_insert(format!("{}: {e}", self.dir.join("link.csv").display()));
+        }
+    }
+    fn finish(mut self: Box<Self>) -> Result<(), String> {
+        for (name, w) in [("timeseries.csv", &mut self.flows), ("link.csv", &mut self.link)] {
+            if let Err(e) = w.flush() {
+                self.error.get_or_insert(format!("{}: {e}", self.dir.join(name).display()));
+            }
+        }
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
 /// Writes `summary.json`, `scenario.toml`, `timeseries.csv` and `link.csv` (see [`RunFiles`]).
 pub fn write_run(dir: &Path, scenario: &Scenario, r: &RunResult) -> Result<(), UserError> {
     let files = RunFiles::new(scenario, r).map_err(|e| io_err(dir, e))?;
@@ -277,22 +318,80 @@ pub fn write_run(dir: &Path, scenario: &Scenario, r: &RunResult) -> Result<(), U
 /// The files cclab writes into a results directory (and `cclab plot` adds).
 pub const RESULT_FILES: [&str; 7] = ["summary.json", "scenario.toml", "timeseries.csv", "link.csv", "report.json", "report.html", "plots"];
 
-/// Refuses a results directory that holds anything cclab did not write there, so that a
-/// mistyped `--out` never overwrites a user's files.
-pub fn check_out_dir(dir: &Path) -> Result<(), UserError> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !RESULT_FILES.contains(&name.as_str()) {
-            return Err(UserError(format!("--out: {} holds `{name}`, which cclab did not write; give an empty or new directory", dir.display())));
+/// The file that marks a directory as cclab's output: a later write there replaces the whole
+/// directory, so no stale plot or report survives beside new data.
+pub const MARKER: &str = ".cclab-output";
+
+/// Whether `dir` is cclab's to replace: it holds [`MARKER`], or (written before the marker
+/// existed) only names from [`RESULT_FILES`].
+fn is_ours(names: &[String]) -> bool {
+    names.iter().any(|n| n == MARKER) || (!names.is_empty() && names.iter().all(|n| RESULT_FILES.contains(&n.as_str())))
+}
+
+fn entries(dir: &Path) -> Result<Option<Vec<String>>, UserError> {
+    match std::fs::read_dir(dir) {
+        Ok(list) => {
+            let mut names: Vec<String> = list.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+            names.sort();
+            Ok(Some(names))
         }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(dir, e)),
+    }
+}
+
+/// Checks, before a run, that its output may go to `dir` (given with `flag`): a new or empty
+/// directory, a previous cclab output (which will be replaced whole), or, with `force`, any
+/// directory (cclab's files are then written among the others, and nothing else is removed).
+pub fn check_out_dir(dir: &Path, force: bool, flag: &str) -> Result<(), UserError> {
+    let Some(names) = entries(dir)? else { return Ok(()) };
+    if names.is_empty() || is_ours(&names) || force {
+        return Ok(());
+    }
+    let first = names.iter().find(|n| !RESULT_FILES.contains(&n.as_str())).unwrap_or(&names[0]);
+    Err(UserError(format!(
+        "{flag}: {} holds `{first}`, which cclab did not write; give a new or empty directory, or add --force to write among its files",
+        dir.display()
+    )))
+}
+
+/// Makes `dir` ready for a command's output after [`check_out_dir`]: a previous cclab output
+/// is removed whole, the directory created, and [`MARKER`] written into it.
+pub fn prepare_out_dir(dir: &Path, force: bool, flag: &str) -> Result<(), UserError> {
+    check_out_dir(dir, force, flag)?;
+    if let Some(names) = entries(dir)? {
+        if is_ours(&names) {
+            std::fs::remove_dir_all(dir).map_err(|e| io_err(dir, e))?;
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    let marker = dir.join(MARKER);
+    std::fs::write(&marker, "cclab wrote this directory; writing to it again replaces all of it\n").map_err(|e| io_err(&marker, e))
+}
+
+/// Checks that a file a command will create (a pcap) is new, or `force` is given, and is none
+/// of the command's `inputs` (which not even `force` overwrites).
+pub fn check_new_file(path: &Path, force: bool, flag: &str, inputs: &[&Path]) -> Result<(), UserError> {
+    if inputs.iter().any(|i| same_file(path, i)) {
+        return Err(UserError(format!("{flag}: {} is one of this command's input files; give another path", path.display())));
+    }
+    if path.exists() && !force {
+        return Err(UserError(format!("{flag}: {} exists; give a new file, or add --force to replace it", path.display())));
     }
     Ok(())
 }
 
-/// Writes each `(name, text)` into `dir`, creating it.
+/// Whether two paths name one existing file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Writes each `(name, text)` into `dir`, creating it; callers check the directory first with
+/// [`check_out_dir`] or [`prepare_out_dir`].
 pub fn write_files(dir: &Path, files: &[(&str, String)]) -> Result<(), UserError> {
-    check_out_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
     for (name, text) in files {
         let p = dir.join(name);

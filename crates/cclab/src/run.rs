@@ -4,11 +4,14 @@ use crate::output;
 use crate::pcap::PcapTap;
 use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
 use crate::{RunArgs, UserError};
+use cc::check::within;
 use cc::protocols::DatagramConfig;
+use cc::transport::SenderConfig;
 use cc::ALGORITHMS;
 use indicatif::{ProgressBar, ProgressStyle};
+use sim::sink::{Discard, SampleSink};
 use sim::tap::Tap;
-use sim::{RunResult, SimConfig, Simulation, Transport};
+use sim::{FlowConfig, RunResult, SimConfig, Simulation, TimeSeries, Transport};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -35,6 +38,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
         sim::Netem::parse(n).map_err(|e| UserError(format!("--netem-reverse: {e}")))?;
         s.link.netem_reverse = Some(n.clone());
     }
+    if a.trace_down.is_some() && a.rate.is_some() {
+        return Err("--rate: the trace given with --trace-down sets the capacity; give one of the two".into());
+    }
     let d = &mut s.defaults;
     d.rtt = flag::<TimeArg>("rtt", &a.rtt)?;
     d.rwnd = flag::<SizeArg>("rwnd", &a.rwnd)?;
@@ -42,6 +48,24 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     d.access_rate = flag::<RateArg>("access-rate", &a.access_rate)?;
     d.mss = a.mss;
     d.initial_window = a.iw;
+    // The flow settings' ranges, checked here to name the flag (the same ranges name the
+    // scenario key when a file sets them).
+    let range = |r: Result<(), String>| r.map_err(|e| UserError(format!("--{e}")));
+    if let Some(t) = &d.rtt {
+        range(within("rtt", t.0, FlowConfig::RTT))?;
+    }
+    if let Some(t) = &d.min_rto {
+        range(within("min-rto", t.0, SenderConfig::MIN_RTO))?;
+    }
+    if let Some(m) = d.mss {
+        range(within("mss", m, SenderConfig::MSS))?;
+    }
+    if let Some(w) = d.initial_window {
+        range(within("iw", w, SenderConfig::INITIAL_WINDOW))?;
+    }
+    if let Some(r) = &d.rwnd {
+        range(within("rwnd", r.0, 1..=SenderConfig::RWND_MAX))?;
+    }
     if a.no_sack {
         d.sack = Some(false);
     }
@@ -101,16 +125,18 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
 
 /// Runs one configuration with a progress bar that appears if the run lasts over a second.
 pub fn simulate(cfg: SimConfig, quiet: bool, label: &str) -> Result<RunResult, UserError> {
-    simulate_tapped(cfg, quiet, label, None).map(|(result, _)| result)
+    simulate_streaming(cfg, quiet, label, None, None)
 }
 
-/// `simulate` with a tap on every packet (a pcap writer), handed back after the run.
-fn simulate_tapped(
+/// `simulate` with a tap on every packet (a pcap writer) and the time series streamed to
+/// `sink` instead of kept (the result then holds none); both are finished after the run.
+pub fn simulate_streaming(
     cfg: SimConfig,
     quiet: bool,
     label: &str,
     tap: Option<Box<dyn Tap>>,
-) -> Result<(RunResult, Option<Box<dyn Tap>>), UserError> {
+    sink: Option<Box<dyn SampleSink>>,
+) -> Result<RunResult, UserError> {
     let started = Instant::now();
     let sim = Simulation::new(cfg).map_err(UserError)?;
     let mut bar: Option<ProgressBar> = None;
@@ -132,18 +158,66 @@ fn simulate_tapped(
             b.set_position((frac * 1000.0) as u64);
         }
     };
-    let (mut result, tap) = match tap {
-        Some(tap) => {
-            let (result, tap) = sim.run_with_tap(tap, progress);
-            (result, Some(tap))
+    let mut result = match (tap, sink) {
+        (None, None) => sim.run(progress),
+        (tap, sink) => {
+            let (result, sink, tap) = sim.run_streaming(sink.unwrap_or_else(|| Box::new(TimeSeries::default())), tap, progress);
+            if let Some(tap) = tap {
+                tap.finish()?;
+            }
+            sink.finish()?;
+            result
         }
-        None => (sim.run(progress), None),
     };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     result.summary.wall_time_s = started.elapsed().as_secs_f64();
-    Ok((result, tap))
+    Ok(result)
+}
+
+/// Keys of a scenario that a `cclab run` flag sets directly, for naming the flag in an error
+/// about a value the user gave as a flag.
+const FLAG_KEYS: &[(&str, &str)] = &[
+    ("duration", "--duration"),
+    ("interval", "--interval"),
+    ("link.rate", "--rate"),
+    ("link.buffer", "--buffer"),
+    ("link.queue", "--queue"),
+    ("link.netem_reverse", "--netem-reverse"),
+    ("link.netem", "--netem"),
+    ("link.loss", "--loss"),
+    ("link.trace", "--trace-down"),
+];
+
+/// `err` with its leading scenario key replaced by the flag that set it, when the user gave
+/// that flag (`link.netem: ...` becomes `--netem: ...`).
+fn name_flag(err: String, a: &RunArgs) -> String {
+    let given = |flag: &str| match flag {
+        "--duration" => a.duration.is_some(),
+        "--interval" => a.interval.is_some(),
+        "--rate" => a.rate.is_some(),
+        "--buffer" => a.buffer.is_some(),
+        "--queue" => a.queue.is_some(),
+        "--netem" => a.netem.is_some(),
+        "--netem-reverse" => a.netem_reverse.is_some(),
+        "--loss" => a.loss.is_some(),
+        "--trace-down" => a.trace_down.is_some(),
+        _ => false,
+    };
+    for (key, flag) in FLAG_KEYS {
+        if let Some(rest) = err.strip_prefix(key) {
+            if (rest.starts_with(':') || rest.starts_with('.') || rest.starts_with(' ')) && given(flag) {
+                return format!("{flag}{rest}");
+            }
+        }
+    }
+    err
+}
+
+/// The simulator configuration a file and flags describe, errors naming the flag or key.
+pub fn resolve(a: &RunArgs, scenario: &Scenario) -> Result<SimConfig, UserError> {
+    scenario.resolve().map_err(|e| UserError(name_flag(e, a)))
 }
 
 /// The scenario a file and flags describe (flags override the file).
@@ -156,24 +230,48 @@ pub fn load_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     Ok(base.overlay(&flags))
 }
 
+/// Refuses, before anything runs, an `--out` directory or `--pcap` file that would overwrite a
+/// user's files (see [`output::check_out_dir`]).
+pub fn check_outputs(a: &RunArgs, scenario: &Scenario) -> Result<(), UserError> {
+    if let Some(dir) = &a.out {
+        output::check_out_dir(dir, a.force, "--out")?;
+    }
+    if let Some(p) = &a.pcap {
+        let mut inputs: Vec<&std::path::Path> = Vec::new();
+        inputs.extend(a.scenario.as_deref());
+        inputs.extend(scenario.link.trace.as_deref().map(std::path::Path::new));
+        output::check_new_file(p, a.force, "--pcap", &inputs)?;
+        if a.out.as_deref().is_some_and(|d| p.starts_with(d)) {
+            return Err("--pcap: inside the --out directory, which cclab replaces; give a path outside it".into());
+        }
+    }
+    Ok(())
+}
+
 pub fn run(a: &RunArgs) -> Result<(), UserError> {
     let scenario = load_scenario(a)?;
+    check_outputs(a, &scenario)?;
     if a.scenario.is_none() && a.cc.is_none() {
         if a.pcap.is_some() {
             return Err("--pcap: needs a single run: give --cc or a scenario file".into());
         }
         return compare(&scenario, a);
     }
-    let cfg = scenario.resolve()?;
-    let result = match &a.pcap {
-        Some(path) => {
-            let tap: Box<dyn Tap> = Box::new(PcapTap::create(path)?);
-            let (result, tap) = simulate_tapped(cfg.clone(), a.quiet || a.json, "simulating", Some(tap))?;
-            tap.expect("the simulation hands the tap back").finish()?;
-            result
-        }
-        None => simulate(cfg.clone(), a.quiet || a.json, "simulating")?,
+    let cfg = resolve(a, &scenario)?;
+    let tap: Option<Box<dyn Tap>> = match &a.pcap {
+        Some(path) => Some(Box::new(PcapTap::create(path)?)),
+        None => None,
     };
+    // The time series goes straight to its files (or nowhere): memory stays flat however long
+    // the run.
+    let sink: Box<dyn SampleSink> = match &a.out {
+        Some(dir) => {
+            output::prepare_out_dir(dir, a.force, "--out")?;
+            Box::new(output::CsvSink::create(dir)?)
+        }
+        None => Box::new(Discard),
+    };
+    let result = simulate_streaming(cfg.clone(), a.quiet || a.json, "simulating", tap, Some(sink))?;
     if let Some(dir) = &a.out {
         output::write_run(dir, &scenario, &result)?;
     }
@@ -193,6 +291,9 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
 const COMPARED_DATAGRAM: [&str; 4] = ["sabul", "sabul-2003", "udt", "tfrc"];
 
 fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
+    if let Some(dir) = &a.out {
+        output::prepare_out_dir(dir, a.force, "--out")?;
+    }
     let mut rows = Vec::new();
     let mut first_cfg = None;
     // Every TCP algorithm, then the responsive datagram protocols (not `cbr`, whose rate is
@@ -202,9 +303,17 @@ fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
     for (name, transport) in tcp.chain(datagram) {
         let mut s = base.clone();
         s.flows = Some(vec![FlowSpec { cc: Some(CcArg(transport)), ..FlowSpec::default() }]);
-        let cfg = s.resolve()?;
+        let cfg = resolve(a, &s)?;
         first_cfg.get_or_insert_with(|| cfg.clone());
-        let result = simulate(cfg, a.quiet || a.json, name)?;
+        let sink: Box<dyn SampleSink> = match &a.out {
+            Some(dir) => {
+                let sub = dir.join(name);
+                std::fs::create_dir_all(&sub).map_err(|e| UserError(format!("{}: {e}", sub.display())))?;
+                Box::new(output::CsvSink::create(&sub)?)
+            }
+            None => Box::new(Discard),
+        };
+        let result = simulate_streaming(cfg, a.quiet || a.json, name, None, Some(sink))?;
         if let Some(dir) = &a.out {
             output::write_run(&dir.join(name), &s, &result)?;
         }

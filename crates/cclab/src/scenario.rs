@@ -105,6 +105,9 @@ pub fn parse_buffer(s: &str) -> Result<QueueLimit, String> {
             return Ok(QueueLimit::Packets(v as u64));
         }
     }
+    if t.parse::<f64>().is_ok() {
+        return Err(format!("`{s}` needs a unit: {BUFFER_FORMS}"));
+    }
     match parse_size(s) {
         Ok(b) if b > 0 => Ok(QueueLimit::Bytes(b)),
         _ => Err(format!("`{s}` is not {BUFFER_FORMS}")),
@@ -456,11 +459,6 @@ impl Scenario {
                 return Err(format!("flows[{i}].count: more than the {} flows allowed in one run", sim::config::limits::MAX_FLOWS));
             }
             let flow = resolve_flow(&f, i)?;
-            if let Some(stop) = flow.stop {
-                if stop <= flow.start {
-                    return Err(format!("flows[{i}].stop: must be after start"));
-                }
-            }
             for _ in 0..count {
                 flows.push(flow.clone());
             }
@@ -481,6 +479,9 @@ impl Scenario {
                 return Err("link.loss: the netem string already sets a loss; give one of the two".into());
             }
             netem.loss = LossSpec::Random { p: p.0, correlation: 0.0 };
+        }
+        if l.trace.is_some() && l.rate.is_some() {
+            return Err("link.rate: the trace (link.trace) sets the capacity; give one of the two".into());
         }
         let mut schedule = Vec::new();
         for (i, step) in l.schedule.iter().flatten().enumerate() {
@@ -521,23 +522,15 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
         .0
         .clone();
     let rtt = f.rtt.as_ref().map_or_else(|| parse_time(DEFAULT_RTT).unwrap(), |t| t.0);
+    // Ranges are checked with the whole configuration (`SimConfig::validate`).
     let mut sender = SenderConfig::default();
     if let Some(mss) = f.mss {
-        if !(1..=65_000).contains(&mss) {
-            return Err(format!("flows[{i}].mss: {mss} is outside 1..65000 bytes"));
-        }
         sender.mss = mss;
     }
     if let Some(iw) = f.initial_window {
-        if iw == 0 {
-            return Err(format!("flows[{i}].initial_window: must be at least 1 segment"));
-        }
         sender.initial_window = iw;
     }
     if let Some(r) = &f.rwnd {
-        if r.0 == 0 {
-            return Err(format!("flows[{i}].rwnd: must be positive"));
-        }
         sender.rwnd = r.0;
     }
     if let Some(t) = &f.min_rto {
@@ -546,12 +539,7 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
     sender.sack = f.sack.unwrap_or(true);
     sender.pace_window = f.pacing.unwrap_or(false);
     sender.ecn = f.ecn.unwrap_or(false);
-    if let Some(s) = &f.size {
-        if s.0 == 0 {
-            return Err(format!("flows[{i}].size: must be positive"));
-        }
-        sender.data_limit = Some(s.0);
-    }
+    sender.data_limit = f.size.as_ref().map(|s| s.0);
     Ok(FlowConfig {
         transport,
         rtt,
@@ -657,5 +645,6 @@ sack = false
         assert_eq!(parse_buffer("150KB").unwrap(), QueueLimit::Bytes(150_000));
         assert!(parse_buffer("lots").is_err());
         assert!(parse_buffer("-1bdp").is_err());
+        assert!(parse_buffer("7").unwrap_err().contains("needs a unit"));
     }
 }

@@ -26,7 +26,7 @@ fn testbed_config(a: &RunArgs) -> Result<(crate::scenario::Scenario, TestbedConf
         args.cc = Some(ours.join(","));
     }
     let scenario = load_scenario(&args)?;
-    let cfg = scenario.resolve()?;
+    let cfg = crate::run::resolve(&args, &scenario)?;
     let mut tc = TestbedConfig::from_sim(cfg);
     if let Some(names) = kernel_names {
         tc.cc = (0..tc.sim.flows.len()).map(|i| names[i % names.len()].clone()).collect();
@@ -80,8 +80,10 @@ pub fn accuracy_line(r: &EmulatorReport) -> String {
 /// `cclab testbed run`.
 pub fn testbed_run(a: &RunArgs) -> Result<(), UserError> {
     let (scenario, tc) = testbed_config(a)?;
+    crate::run::check_outputs(a, &scenario)?;
     let t = run_on_testbed(&tc, a.pcap.as_deref())?;
     if let Some(dir) = &a.out {
+        output::prepare_out_dir(dir, a.force, "--out")?;
         output::write_run(dir, &scenario, &t.result)?;
         write_emulator_report(dir, &t.emulator)?;
     }
@@ -114,10 +116,12 @@ pub fn bench(datagrams: u64, payload: usize) -> Result<(), UserError> {
 /// `cclab twin`: the simulator and the testbed on one scenario, and the comparison.
 pub fn twin(a: &RunArgs) -> Result<(), UserError> {
     let (scenario, tc) = testbed_config(a)?;
+    crate::run::check_outputs(a, &scenario)?;
     let ours = simulate(tc.sim.clone(), a.quiet || a.json, "simulating")?;
     let kernel = run_on_testbed(&tc, a.pcap.as_deref())?.result;
     let table = twin_table("simulator (ours) against the kernel", &ours, &kernel);
     if let Some(dir) = &a.out {
+        output::prepare_out_dir(dir, a.force, "--out")?;
         output::write_run(&dir.join("sim"), &scenario, &ours)?;
         output::write_run(&dir.join("kernel"), &scenario, &kernel)?;
         let p = dir.join("twin.csv");

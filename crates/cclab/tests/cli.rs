@@ -155,8 +155,8 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
         (vec!["--cc", "reno", "--buffer", "lots"], vec!["--buffer", "1bdp"]),
         (vec!["--flows", "3"], vec!["--flows", "--cc"]),
         (vec!["--cc", "reno", "--queue", "wred"], vec!["--queue", "wred", "codel"]),
-        (vec!["--cc", "reno", "--trace-down", "/no/such.trace"], vec!["link.trace", "/no/such.trace"]),
-        (vec!["--cc", "reno", "--trace-down", "Cargo.toml"], vec!["link.trace", "Cargo.toml:1", "milliseconds"]),
+        (vec!["--cc", "reno", "--trace-down", "/no/such.trace"], vec!["--trace-down", "/no/such.trace"]),
+        (vec!["--cc", "reno", "--trace-down", "Cargo.toml"], vec!["--trace-down", "Cargo.toml:1", "milliseconds"]),
         (vec!["/no/such/scenario.toml"], vec!["/no/such/scenario.toml"]),
     ];
     for (args, want) in cases {
@@ -165,8 +165,10 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
         let o = cclab(&all);
         assert_user_error(&o, &want);
     }
-    // clap's own errors (unknown flags) also exit with 2.
-    assert_eq!(cclab(&["run", "--bogus"]).status.code(), Some(2));
+    // clap's own errors (unknown flags, a missing value) are one line too.
+    assert_user_error(&cclab(&["run", "--bogus"]), &["--bogus", "--help"]);
+    assert_user_error(&cclab(&["run", "--cc"]), &["--cc"]);
+    assert_user_error(&cclab(&["bench", "--only"]), &["--only"]);
 }
 
 /// Every TCP algorithm and datagram protocol, each with its family, source and parameters.
@@ -226,11 +228,11 @@ fn inputs_that_panicked_hung_or_aborted_are_one_line_errors() {
     for (name, cc, key) in [
         ("h1.toml", r#"{ algorithm = "htcp", beta_min = 0.9, beta_max = 0.5 }"#, "flows[0].cc.beta_max"),
         ("h2.toml", r#"{ algorithm = "htcp", beta_min = 1e308 }"#, "flows[0].cc.beta_min"),
-        ("s1.toml", r#"{ algorithm = "sabul", max_ipt_us = 5.0 }"#, "flows[0].cc.min_ipt_us"),
-        ("s2.toml", r#"{ algorithm = "sabul", min_ipt_us = 2000.0 }"#, "flows[0].cc.min_ipt_us"),
+        ("s1.toml", r#"{ algorithm = "sabul", max_ipt_us = 5.0 }"#, "flows[0].cc.max_ipt_us"),
+        ("s2.toml", r#"{ algorithm = "sabul", min_ipt_us = 2000.0 }"#, "flows[0].cc.max_ipt_us: 1000 is below min_ipt_us (2000)"),
         ("s3.toml", r#"{ algorithm = "sabul", min_ipt_us = nan }"#, "flows[0].cc.min_ipt_us"),
-        ("c1.toml", r#"{ algorithm = "cubic", beta = nan }"#, "flows[0].cc.beta: must be a finite number"),
-        ("c2.toml", r#"{ algorithm = "cubic", c = inf }"#, "flows[0].cc.c: must be a finite number"),
+        ("c1.toml", r#"{ algorithm = "cubic", beta = nan }"#, "flows[0].cc.beta: NaN is outside"),
+        ("c2.toml", r#"{ algorithm = "cubic", c = inf }"#, "flows[0].cc.c: inf is outside"),
     ] {
         assert_user_error(&cclab(&["run", &scenario(name, cc)]), &[key]);
     }
@@ -255,4 +257,105 @@ fn a_full_stdout_is_a_one_line_error() {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("Linux has /dev/full");
     let o = Command::new(env!("CARGO_BIN_EXE_cclab")).args(["list"]).stdout(full).output().unwrap();
     assert_user_error(&o, &["stdout"]);
+}
+
+/// Issue 14's "accepted silently" inputs: each is refused with a one-line error that names the
+/// flag or key and the allowed range.
+#[test]
+fn nonsense_values_are_refused_with_their_range() {
+    let flags: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["--rtt", "0ms"], vec!["--rtt", "1us <= x <= 100s"]),
+        (vec!["--buffer", "1B"], vec!["--buffer", "not even one"]),
+        (vec!["--buffer", "7"], vec!["--buffer", "needs a unit"]),
+        (vec!["--rate", "150KB"], vec!["--rate", "bytes", "1200000bit"]),
+        (vec!["--mss", "1"], vec!["--mss", "88 <= x"]),
+        (vec!["--min-rto", "0ms"], vec!["--min-rto", "1us <= x"]),
+        (vec!["--trace-down", "../../traces/README.mahimahi", "--rate", "10mbit"], vec!["--rate", "--trace-down"]),
+        (vec!["--netem", "delay 5ms delay 10ms"], vec!["--netem", "`delay` is given twice"]),
+        (vec!["--netem", "loss 100% loss 0%"], vec!["--netem", "`loss` is given twice"]),
+        (vec!["--duration", "1e308s"], vec!["--duration"]),
+        (vec!["--duration", "10s", "--stagger", "20s", "--flows", "2"], vec!["flows[1].start", "not before the run's end"]),
+    ];
+    for (args, want) in flags {
+        let mut all = vec!["run", "--cc", "reno"];
+        all.extend(args.iter());
+        assert_user_error(&cclab(&all), &want);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let flows = "[[flows]]\ncc = \"reno\"\n";
+    for (what, text, want) in [
+        ("RED thresholds", format!("[link]\nqueue = {{ type = \"red\", min_th = 50, max_th = 20 }}\n{flows}"), "link.queue.max_th: 20 must be above min_th (50)"),
+        ("RED max_p", format!("[link]\nqueue = {{ type = \"red\", max_p = 2.0 }}\n{flows}"), "link.queue.max_p: 2 is outside the allowed 0 < x <= 1"),
+        ("RED w_q", format!("[link]\nqueue = {{ type = \"red\", w_q = 5.0 }}\n{flows}"), "link.queue.w_q: 5 is outside"),
+        ("CoDel target", format!("[link]\nqueue = {{ type = \"codel\", target_ms = -1.0 }}\n{flows}"), "link.queue.target_ms: -1 is outside"),
+        ("CUBIC beta", "[[flows]]\ncc = { algorithm = \"cubic\", beta = 2.0 }\n".to_string(), "flows[0].cc.beta: 2 is outside the allowed 0 < x < 1"),
+        ("CUBIC c", "[[flows]]\ncc = { algorithm = \"cubic\", c = -1.0 }\n".to_string(), "flows[0].cc.c: -1 is outside"),
+        ("DCTCP g", "[[flows]]\ncc = { algorithm = \"dctcp\", g = 2.0 }\n".to_string(), "flows[0].cc.g: 2 is outside"),
+        ("Scalable md", "[[flows]]\ncc = { algorithm = \"scalable\", md = 1e308 }\n".to_string(), "flows[0].cc.md: 1e308 is outside"),
+        ("CDG window", "[[flows]]\ncc = { algorithm = \"cdg\", window = 100000000000 }\n".to_string(), "flows[0].cc.window"),
+        ("rtt", "[[flows]]\ncc = \"reno\"\nrtt = \"0ms\"\n".to_string(), "flows[0].rtt: 0s is outside"),
+    ] {
+        let p = write(dir.path(), "s.toml", &text);
+        let o = cclab(&["run", &p]);
+        assert!(o.status.code() == Some(2), "{what}: {}", stderr(&o));
+        assert_user_error(&o, &[want]);
+    }
+}
+
+/// An error quoting a user's input stays one short, printable line: a trace's 100 KB line
+/// and its NUL bytes are cut and escaped.
+#[test]
+fn error_lines_are_bounded_and_printable() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = write(dir.path(), "long.trace", &format!("1\n{}\n", "x".repeat(100_000)));
+    let nul = write(dir.path(), "nul.trace", "1\n2\0\u{7}3\n");
+    for t in [long, nul] {
+        let o = cclab(&["run", "--cc", "reno", "--trace-down", &t]);
+        assert_user_error(&o, &["--trace-down"]);
+        let err = stderr(&o);
+        assert!(err.len() < 400, "{} bytes: {err}", err.len());
+        assert!(!err.trim_end().chars().any(char::is_control), "{err:?}");
+    }
+}
+
+/// `--out` never overwrites a user's files, replaces a previous output whole (no stale plot
+/// survives), and `--pcap` refuses an existing file or an input without `--force`.
+#[test]
+fn outputs_never_overwrite_a_users_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let theirs = dir.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::write(theirs.join("thesis.tex"), "mine").unwrap();
+    let t = theirs.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut a = vec!["run", "--cc", "reno", "--duration", "1s", "--quiet"];
+        a.extend(extra);
+        cclab(&a)
+    };
+    assert_user_error(&run(&["--out", t]), &["--out", "thesis.tex", "--force"]);
+    assert!(run(&["--out", t, "--force"]).status.success());
+    assert_eq!(std::fs::read_to_string(theirs.join("thesis.tex")).unwrap(), "mine");
+    assert!(theirs.join("summary.json").exists());
+
+    // A previous output is replaced whole: a stale plot from an earlier `cclab plot` goes.
+    let ours = dir.path().join("ours");
+    let o = ours.to_str().unwrap();
+    assert!(run(&["--out", o]).status.success());
+    std::fs::create_dir(ours.join("plots")).unwrap();
+    std::fs::write(ours.join("plots/old.svg"), "stale").unwrap();
+    assert!(run(&["--out", o]).status.success());
+    assert!(!ours.join("plots").exists() && ours.join("summary.json").exists());
+
+    // --pcap: an existing file needs --force; an input file never goes.
+    let pcap = write(dir.path(), "x.pcap", "old");
+    assert_user_error(&run(&["--pcap", &pcap]), &["--pcap", "exists", "--force"]);
+    assert!(run(&["--pcap", &pcap, "--force"]).status.success());
+    let scenario = write(dir.path(), "s.toml", "duration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
+    assert_user_error(&cclab(&["run", &scenario, "--pcap", &scenario, "--force"]), &["--pcap", "input"]);
+    assert!(std::fs::read_to_string(&scenario).unwrap().contains("reno"));
+
+    // A sweep whose results would overwrite its own plan.
+    let plan = write(dir.path(), "plan.toml", "out = \"plan.toml\"\nduration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
+    assert_user_error(&cclab(&["sweep", &plan, "--fresh"]), &["out", "plan file"]);
+    assert!(std::fs::read_to_string(&plan).unwrap().contains("reno"));
 }

@@ -288,7 +288,6 @@ fn each_runs_scenario_survives_its_toml_text() {
         r#"duration = "3s"
 seeds = [1, 9]
 [link]
-rate = "12.5mbit"
 buffer = "0.5bdp"
 netem = "delay 5ms 1ms 25% loss 0.1%"
 [defaults]
@@ -308,6 +307,7 @@ count = 2
 "link.trace" = "t.down"
 [[list]]
 "defaults.mss" = 1200
+"link.rate" = "12.5mbit"
 "link.schedule" = [{ at = "1s", rate = "2mbit" }]
 "#,
     )

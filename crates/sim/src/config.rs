@@ -69,6 +69,8 @@ pub mod limits {
     pub const MAX_PACKETS: f64 = 2e9;
     /// Time-series samples per flow (`duration / interval`).
     pub const MAX_SAMPLES: u64 = 1_000_000;
+    /// Link and access rates (10 Tbit/s).
+    pub const MAX_RATE_BPS: f64 = 1e13;
 }
 
 /// Which transport a flow runs: TCP under a congestion controller, or a datagram protocol.
@@ -131,6 +133,10 @@ pub struct FlowConfig {
 }
 
 impl FlowConfig {
+    /// A path's base RTT: above zero (a zero RTT divides by zero in every delay-based law)
+    /// and at most 100 s.
+    pub const RTT: std::ops::RangeInclusive<Time> = Time::from_micros(1)..=Time::from_secs(100);
+
     /// A TCP flow.
     pub fn new(cc: CcConfig, rtt: Time) -> FlowConfig {
         FlowConfig::with_transport(Transport::Tcp(cc), rtt)
@@ -215,9 +221,11 @@ impl SimConfig {
         self.link.schedule.iter().take_while(|(t, _)| *t == Time::ZERO).last().map_or(base, |&(_, r)| r)
     }
 
-    /// Checks what the types cannot: a clear message naming the field. The limits in
+    /// Checks what the types cannot: a clear message naming the field as a scenario file
+    /// does (`link.netem.delay`, `flows[2].cc.beta`, `flows[0].rtt`). The limits in
     /// [`limits`] keep a run within what a machine finishes and holds.
     pub fn validate(&self) -> Result<(), String> {
+        use cc::check::Validate;
         if self.flows.is_empty() {
             return Err("flows: at least one flow is needed".into());
         }
@@ -230,6 +238,7 @@ impl SimConfig {
         if self.duration > limits::MAX_DURATION {
             return Err(format!("duration: at most {} s", limits::MAX_DURATION.as_secs_f64()));
         }
+        self.link.validate().map_err(|e| format!("link.{e}"))?;
         let packets = self.initial_rate().bytes_per_sec() * self.duration.as_secs_f64() / 1500.0;
         if packets > limits::MAX_PACKETS {
             return Err(format!(
@@ -240,44 +249,77 @@ impl SimConfig {
             ));
         }
         if let Some(iv) = self.sample_interval {
-            if iv > Time::ZERO && self.duration.0 / iv.0 > limits::MAX_SAMPLES {
-                return Err(format!("interval: {} s over {} s is more than the {} samples per flow allowed", iv.as_secs_f64(), self.duration.as_secs_f64(), limits::MAX_SAMPLES));
+            if iv == Time::ZERO {
+                return Err("interval: must be positive".into());
             }
-        }
-        if self.link.rate.bytes_per_sec() <= 0.0 {
-            return Err("link.rate: must be positive".into());
-        }
-        if self.link.reverse_netem.rate.is_some() || self.link.reverse_netem.limit.is_some() {
-            return Err("link.netem_reverse: the return path is uncongested; allowed: delay, distribution, loss".into());
-        }
-        if self.link.trace.is_some() && (!self.link.schedule.is_empty() || self.link.netem.rate.is_some()) {
-            return Err("link.trace: a trace sets the capacity; drop link.schedule and netem's rate".into());
-        }
-        if self.link.schedule.windows(2).any(|w| w[0].0 > w[1].0) {
-            return Err("link.schedule: steps must be sorted by time".into());
-        }
-        if let QueueLimit::Bdp(k) = self.link.buffer {
-            if !(k > 0.0 && k.is_finite()) {
-                return Err("link.buffer: a BDP multiple must be positive".into());
+            if self.duration.0 / iv.0 > limits::MAX_SAMPLES {
+                return Err(format!("interval: {iv} over {} is more than the {} samples per flow allowed", self.duration, limits::MAX_SAMPLES));
             }
-        }
-        if self.sample_interval == Some(Time::ZERO) {
-            return Err("interval: must be positive".into());
         }
         for (i, f) in self.flows.iter().enumerate() {
-            f.transport.validate().map_err(|e| format!("flows[{i}].cc.{e}"))?;
-            if f.sender.mss == 0 || f.sender.mss > 65_000 {
-                return Err(format!("flows[{i}].mss: must be between 1 and 65000 bytes"));
+            f.validate().map_err(|e| format!("flows[{i}].{e}"))?;
+            if f.start >= self.duration {
+                return Err(format!("flows[{i}].start: {} is not before the run's end ({})", f.start, self.duration));
             }
-            if let Some(stop) = f.stop {
-                if stop <= f.start {
-                    return Err(format!("flows[{i}].stop: must be after start"));
+            if let QueueLimit::Bytes(b) = self.link.buffer {
+                let packet = f.sender.mss + TCP_HEADER_BYTES;
+                if b < packet {
+                    return Err(format!("link.buffer: {b} B holds not even one of flow {i}'s {packet}-byte packets"));
                 }
-            }
-            if f.sender.initial_window == 0 {
-                return Err(format!("flows[{i}].initial_window: must be at least 1 segment"));
             }
         }
         Ok(())
+    }
+}
+
+/// The bottleneck's rate, buffer, discipline and impairments in their ranges (errors name the
+/// key under `link`).
+impl cc::check::Validate for LinkConfig {
+    fn validate(&self) -> Result<(), String> {
+        use cc::check::{above, within};
+        within("rate (bit/s)", self.rate.bits_per_sec(), above(0.0, limits::MAX_RATE_BPS))?;
+        for (i, (_, r)) in self.schedule.iter().enumerate() {
+            within(&format!("schedule[{i}].rate (bit/s)"), r.bits_per_sec(), above(0.0, limits::MAX_RATE_BPS))?;
+        }
+        if self.schedule.windows(2).any(|w| w[0].0 > w[1].0) {
+            return Err("schedule: steps must be sorted by time".into());
+        }
+        match self.buffer {
+            QueueLimit::Packets(p) => within("buffer (packets)", p, 1..=1_000_000_000)?,
+            QueueLimit::Bytes(b) => within("buffer (bytes)", b, 1..=1_000_000_000_000)?,
+            QueueLimit::Bdp(k) => within("buffer (BDPs)", k, above(0.0, 1000.0))?,
+        }
+        self.qdisc.validate().map_err(|e| format!("queue.{e}"))?;
+        self.netem.validate().map_err(|e| format!("netem: {e}"))?;
+        self.reverse_netem.validate().map_err(|e| format!("netem_reverse: {e}"))?;
+        if self.reverse_netem.rate.is_some() || self.reverse_netem.limit.is_some() {
+            return Err("netem_reverse: the return path is uncongested; allowed: delay, distribution, loss".into());
+        }
+        if self.trace.is_some() && (!self.schedule.is_empty() || self.netem.rate.is_some()) {
+            return Err("trace: a trace sets the capacity; drop link.schedule and netem's rate".into());
+        }
+        if let Some(j) = self.host_jitter {
+            within("host_jitter", j, Time::ZERO..=Time::from_secs(1))?;
+        }
+        Ok(())
+    }
+}
+
+/// A flow's transport, path and sender settings in their ranges (errors name the key under
+/// `flows[i]`).
+impl cc::check::Validate for FlowConfig {
+    fn validate(&self) -> Result<(), String> {
+        use cc::check::{above, within};
+        self.transport.validate().map_err(|e| format!("cc.{e}"))?;
+        within("rtt", self.rtt, FlowConfig::RTT)?;
+        if let Some(stop) = self.stop {
+            if stop <= self.start {
+                return Err(format!("stop: {stop} must be after start ({})", self.start));
+            }
+        }
+        if let Some(r) = self.access_rate {
+            within("access_rate (bit/s)", r.bits_per_sec(), above(0.0, limits::MAX_RATE_BPS))?;
+        }
+        self.sender.validate()
     }
 }

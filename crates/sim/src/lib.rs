@@ -21,6 +21,7 @@ pub mod qdisc;
 pub mod results;
 pub mod scan;
 pub mod sim;
+pub mod sink;
 pub mod stats;
 pub mod tap;
 pub mod trace;

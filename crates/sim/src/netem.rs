@@ -129,9 +129,17 @@ impl Netem {
         let mut n = Netem::default();
         let mut i = 0;
         let opt_percent = |i: usize| words.get(i).and_then(|w| parse_percent(w).ok());
+        let mut given: Vec<String> = Vec::new();
         while i < words.len() {
             let w = words[i].to_ascii_lowercase();
             i += 1;
+            // tc takes the last of a repeated option; a second `delay` or `loss` is more likely
+            // a mistake than an intent, so it is an error here.
+            let option = if w == "drop" { "loss".to_string() } else { w.clone() };
+            if given.contains(&option) {
+                return Err(format!("netem: `{option}` is given twice; give each option once"));
+            }
+            given.push(option);
             let arg = |i: usize, what: &str| -> Result<&str, String> {
                 words.get(i).copied().ok_or_else(|| format!("netem: `{w}` needs {what}"))
             };
@@ -219,9 +227,46 @@ impl Netem {
     }
 }
 
+/// Delays and jitter up to an hour, a positive rate up to 10 Tbit/s, a queue limit of at least
+/// one packet, loss probabilities in [0, 1] (the parser takes percentages in 0-100 %).
+impl cc::check::Validate for Netem {
+    fn validate(&self) -> Result<(), String> {
+        use cc::check::{above, within};
+        let hour = Time::from_secs(3600);
+        within("delay", self.delay, Time::ZERO..=hour)?;
+        within("jitter", self.jitter, Time::ZERO..=hour)?;
+        within("delay correlation", self.delay_correlation, 0.0..=1.0)?;
+        if let Some(r) = self.rate {
+            within("rate (bit/s)", r.bits_per_sec(), above(0.0, 1e13))?;
+        }
+        if let Some(l) = self.limit {
+            within("limit", l, 1..=1_000_000_000)?;
+        }
+        let probabilities: Vec<(&str, f64)> = match self.loss {
+            LossSpec::None => vec![],
+            LossSpec::Random { p, correlation } => vec![("loss", p), ("loss correlation", correlation)],
+            LossSpec::GilbertElliott { p, r, one_minus_h, one_minus_k } => {
+                vec![("gemodel p", p), ("gemodel r", r), ("gemodel 1-h", one_minus_h), ("gemodel 1-k", one_minus_k)]
+            }
+        };
+        for (name, v) in probabilities {
+            within(name, v, 0.0..=1.0)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_option_is_an_error() {
+        for s in ["delay 5ms delay 10ms", "loss 100% loss 0%", "loss 1% drop 2%", "rate 1mbit rate 2mbit"] {
+            let e = Netem::parse(s).unwrap_err();
+            assert!(e.contains("given twice"), "{s}: {e}");
+        }
+    }
 
     #[test]
     fn the_seeds_trial_six_string() {

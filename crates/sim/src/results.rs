@@ -219,7 +219,7 @@ pub struct RunResult {
 
 impl RunResult {
     pub(crate) fn collect(sim: &Simulation) -> RunResult {
-        let (cfg, link, flows, events, series, (ws, we)) = sim.parts();
+        let (cfg, link, flows, events, (ws, we)) = sim.parts();
         let flow_summaries: Vec<FlowSummary> = flows
             .iter()
             .enumerate()
@@ -264,6 +264,7 @@ impl RunResult {
             link: LinkSummary::from_stats(cfg, &link.stats),
             accounting: sim.accounting(),
         };
-        RunResult { summary, series: series.cloned() }
+        // The series is moved in by the caller (`Simulation::run_to_end`).
+        RunResult { summary, series: None }
     }
 }

@@ -14,6 +14,7 @@ use crate::packet::{DataPacket, ECT0, NOT_ECT};
 use crate::pipe::Pipe;
 use crate::results::{FlowSample, LinkSample, RunResult, TimeSeries};
 use crate::stats::Histogram;
+use crate::sink::SampleSink;
 use crate::tap::{FlowInfo, Tap};
 use cc::rng::{component_rng, Rng};
 use cc::transport::SenderCore;
@@ -67,6 +68,8 @@ pub struct Simulation {
     link: Bottleneck,
     pub(crate) flows: Vec<Flow>,
     series: Option<TimeSeries>,
+    /// Where samples go instead of `series` (see [`Simulation::run_streaming`]).
+    sink: Option<Box<dyn SampleSink>>,
     last_link_sample_forwarded: u64,
     fairness_window: (Time, Time),
     tap: Option<Box<dyn Tap>>,
@@ -145,6 +148,7 @@ impl Simulation {
             link,
             flows,
             series,
+            sink: None,
             last_link_sample_forwarded: 0,
             fairness_window,
             tap: None,
@@ -172,6 +176,21 @@ impl Simulation {
         self.tap = Some(tap);
         let result = self.run_to_end(progress);
         (result, self.tap.take().expect("the tap stays set during the run"))
+    }
+
+    /// Runs to the end with the time series streamed to `sink` as it is sampled (the result
+    /// then holds none), and an optional tap on every packet; returns both with the result.
+    pub fn run_streaming(
+        mut self,
+        sink: Box<dyn SampleSink>,
+        tap: Option<Box<dyn Tap>>,
+        progress: impl FnMut(f64),
+    ) -> (RunResult, Box<dyn SampleSink>, Option<Box<dyn Tap>>) {
+        self.series = None;
+        self.sink = Some(sink);
+        self.tap = tap;
+        let result = self.run_to_end(progress);
+        (result, self.sink.take().expect("the sink stays set during the run"), self.tap.take())
     }
 
     /// Runs to the end. `progress` is called now and then with the fraction of simulated
@@ -289,7 +308,10 @@ impl Simulation {
         }
         self.link.finish(end);
         progress(1.0);
-        RunResult::collect(self)
+        let mut result = RunResult::collect(self);
+        // Moved, not copied: a long run's series is the largest thing it holds.
+        result.series = self.series.take();
+        result
     }
 
     fn stop_flow(&mut self, i: usize) {
@@ -458,7 +480,11 @@ impl Simulation {
     fn take_sample(&mut self) {
         let now = self.now;
         let iv = self.cfg.sample_interval.expect("sampling without an interval").as_secs_f64();
-        let Some(series) = self.series.as_mut() else { return };
+        let sink: &mut dyn SampleSink = match (&mut self.sink, &mut self.series) {
+            (Some(s), _) => s.as_mut(),
+            (None, Some(s)) => s,
+            (None, None) => return,
+        };
         for (id, f) in self.flows.iter_mut().enumerate() {
             if !f.started || (f.end.is_some_and(|e| e + Time::from_secs_f64(iv) < now)) {
                 continue;
@@ -468,7 +494,7 @@ impl Simulation {
             let mss = f.ep.mss() as f64;
             let delivered = c.bytes_delivered;
             let sent = c.bytes_sent;
-            series.flows.push(FlowSample {
+            sink.flow(&FlowSample {
                 time: now.as_secs_f64(),
                 flow: id as u32,
                 cwnd: smp.cwnd.map(|c| c as f64 / mss),
@@ -489,7 +515,7 @@ impl Simulation {
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;
         }
-        series.link.push(LinkSample::take(&self.link, now, Time::from_secs_f64(iv), &mut self.last_link_sample_forwarded));
+        sink.link(&LinkSample::take(&self.link, now, Time::from_secs_f64(iv), &mut self.last_link_sample_forwarded));
     }
 
     /// Where every data packet ever sent is now.
@@ -503,8 +529,8 @@ impl Simulation {
         }
     }
 
-    pub(crate) fn parts(&self) -> (&SimConfig, &Bottleneck, &[Flow], u64, Option<&TimeSeries>, (Time, Time)) {
-        (&self.cfg, &self.link, &self.flows, self.events.processed(), self.series.as_ref(), self.fairness_window)
+    pub(crate) fn parts(&self) -> (&SimConfig, &Bottleneck, &[Flow], u64, (Time, Time)) {
+        (&self.cfg, &self.link, &self.flows, self.events.processed(), self.fairness_window)
     }
 
     /// Replaces flow `i`'s TCP sender before the run, e.g. with one driving a user-defined

@@ -19,6 +19,15 @@ pub struct Trace {
     period_ms: u64,
 }
 
+/// At most 40 characters of `s`, control characters escaped: a line quoted in an error.
+fn excerpt(s: &str) -> String {
+    let mut out: String = s.chars().take(40).flat_map(|c| c.escape_debug()).collect();
+    if s.chars().nth(40).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 impl Trace {
     /// Parses a trace's text. Errors name the line and what is wrong.
     pub fn parse(name: &str, text: &str) -> Result<Trace, String> {
@@ -30,7 +39,7 @@ impl Trace {
             }
             let ms: u64 = t
                 .parse()
-                .map_err(|_| format!("{name}:{}: `{t}` is not a whole number of milliseconds", i + 1))?;
+                .map_err(|_| format!("{name}:{}: `{}` is not a whole number of milliseconds", i + 1, excerpt(t)))?;
             if ops.last().is_some_and(|&last| ms < last) {
                 return Err(format!("{name}:{}: timestamps must not decrease ({ms} after {})", i + 1, ops.last().unwrap()));
             }

@@ -24,6 +24,9 @@ pub const RATE_FORMS: &str = "a rate like 40mbit, 40Mbps, 1gbit, 500kbit or 2e6b
 pub const SIZE_FORMS: &str = "a size like 1500B, 64KB, 1.5MB or 2MiB";
 pub const PERCENT_FORMS: &str = "a percentage like 1% or 0.1%";
 
+/// The longest time written anywhere (about 31 years).
+pub const MAX_TIME_S: f64 = 1e9;
+
 /// A non-negative time.
 pub fn parse_time(s: &str) -> Result<Time, String> {
     let (v, unit) = split_number(s).ok_or_else(|| format!("`{s}` is not {TIME_FORMS}"))?;
@@ -38,12 +41,29 @@ pub fn parse_time(s: &str) -> Result<Time, String> {
     if v < 0.0 {
         return Err(format!("`{s}` is negative; expected {TIME_FORMS}"));
     }
+    // Nanoseconds in a u64 reach 584 years; beyond, a time would silently saturate.
+    if v * scale > MAX_TIME_S {
+        return Err(format!("`{s}` is more than the {MAX_TIME_S:.0e} s a time may be"));
+    }
     Ok(Time::from_secs_f64(v * scale))
 }
 
 /// A positive rate.
 pub fn parse_rate(s: &str) -> Result<Rate, String> {
     let (v, unit) = split_number(s).ok_or_else(|| format!("`{s}` is not {RATE_FORMS}"))?;
+    // A capital B is a byte (`150KB`, `5MBps`): rates here are bits per second, and reading
+    // bytes as bits would be off by eight, so such a unit is an error, not a guess.
+    let written = s.trim().trim_start_matches(|c: char| c.is_ascii_digit() || ".eE+-".contains(c));
+    if written.contains('B') && !written.to_ascii_lowercase().contains("bit") && !written.contains("bps") {
+        let prefix = match written.trim().chars().next().map(|c| c.to_ascii_lowercase()) {
+            Some('k') => 1e3,
+            Some('m') => 1e6,
+            Some('g') => 1e9,
+            Some('t') => 1e12,
+            _ => 1.0,
+        };
+        return Err(format!("`{s}` is in bytes, and a rate is in bits per second: {s}/s is {}bit", v * prefix * 8.0));
+    }
     let unit = unit.trim_end_matches("/s");
     let scale = match unit {
         "bit" | "bps" | "b" => 1.0,
@@ -113,6 +133,10 @@ mod tests {
         let e = parse_rate("40 parsecs").unwrap_err();
         assert!(e.contains("parsecs") && e.contains("mbit"), "{e}");
         assert!(parse_rate("0mbit").is_err());
+        // Bytes are not read as bits.
+        assert_eq!(parse_rate("150KB").unwrap_err(), "`150KB` is in bytes, and a rate is in bits per second: 150KB/s is 1200000bit");
+        assert!(parse_rate("5MBps").is_err() && parse_rate("5MB/s").is_err());
+        assert_eq!(parse_rate("5MBit").unwrap().bits_per_sec(), 5e6);
     }
 
     #[test]

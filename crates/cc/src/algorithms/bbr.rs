@@ -495,6 +495,31 @@ impl CongestionControl for Bbr {
     }
 }
 
+
+impl crate::check::Validate for BbrConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // draft-cardwell-iccrg-bbr-congestion-control-00 and tcp_bbr.c: gains are positive,
+        // ProbeBW's up gain above 1 and down gain below 1; rounds and periods positive.
+        for (name, v) in [("high_gain", self.high_gain), ("drain_gain", self.drain_gain), ("cwnd_gain", self.cwnd_gain), ("extra_acked_gain", self.extra_acked_gain)] {
+            within(name, v, above(0.0, 100.0))?;
+        }
+        within("probe_bw_up_gain", self.probe_bw_up_gain, above(1.0, 100.0))?;
+        within("probe_bw_down_gain", self.probe_bw_down_gain, open(0.0, 1.0))?;
+        within("cycle_length", self.cycle_length, 3..=64)?;
+        within("bw_window_rounds", self.bw_window_rounds, 1..=1000)?;
+        within("probe_rtt_interval_ms", self.probe_rtt_interval_ms, 1..=3_600_000)?;
+        within("probe_rtt_duration_ms", self.probe_rtt_duration_ms, 1..=3_600_000)?;
+        within("min_cwnd_packets", self.min_cwnd_packets, 1..=1_000_000)?;
+        within("full_bw_growth", self.full_bw_growth, above(1.0, 100.0))?;
+        within("full_bw_rounds", self.full_bw_rounds, 1..=1000)?;
+        within("pacing_margin_percent", self.pacing_margin_percent, 0.0..100.0)?;
+        within("extra_acked_window_rounds", self.extra_acked_window_rounds, 1..=1000)?;
+        within("extra_acked_max_ms", self.extra_acked_max_ms, 0..=3_600_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

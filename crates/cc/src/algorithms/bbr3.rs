@@ -1037,6 +1037,57 @@ impl CongestionControl for Bbr3 {
     }
 }
 
+
+impl crate::check::Validate for Bbr3Config {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // draft-ietf-ccwg-bbr and Google's v3 tcp_bbr.c: gains positive (the probe-down
+        // and drain gains below 1, probe-up above 1), loss and ECN thresholds and beta fractions.
+        for (name, v) in [
+            ("startup_pacing_gain", self.startup_pacing_gain),
+            ("startup_cwnd_gain", self.startup_cwnd_gain),
+            ("cwnd_gain", self.cwnd_gain),
+            ("probe_up_cwnd_gain", self.probe_up_cwnd_gain),
+            ("probe_rtt_cwnd_gain", self.probe_rtt_cwnd_gain),
+            ("extra_acked_gain", self.extra_acked_gain),
+        ] {
+            within(name, v, above(0.0, 100.0))?;
+        }
+        within("drain_pacing_gain", self.drain_pacing_gain, open(0.0, 1.0))?;
+        within("probe_up_pacing_gain", self.probe_up_pacing_gain, above(1.0, 100.0))?;
+        within("probe_down_pacing_gain", self.probe_down_pacing_gain, open(0.0, 1.0))?;
+        within("full_bw_growth", self.full_bw_growth, above(1.0, 100.0))?;
+        for (name, v) in [("loss_thresh", self.loss_thresh), ("beta", self.beta), ("headroom", self.headroom), ("ecn_thresh", self.ecn_thresh), ("ecn_factor", self.ecn_factor)] {
+            within(name, v, open(0.0, 1.0))?;
+        }
+        within("ecn_alpha_gain", self.ecn_alpha_gain, above(0.0, 1.0))?;
+        within("ecn_alpha_init", self.ecn_alpha_init, 0.0..=1.0)?;
+        within("ecn_reprobe_gain", self.ecn_reprobe_gain, 0.0..=1.0)?;
+        within("pacing_margin_percent", self.pacing_margin_percent, 0.0..100.0)?;
+        within("drain_max_rounds", self.drain_max_rounds, 1..=1000)?;
+        within("startup_full_loss_count", self.startup_full_loss_count, 1..=1_000_000)?;
+        within("full_bw_rounds", self.full_bw_rounds, 1..=1000)?;
+        within("startup_full_ecn_rounds", self.startup_full_ecn_rounds, 1..=1000)?;
+        within("bw_filter_cycles", self.bw_filter_cycles, 1..=1000)?;
+        within("extra_acked_window_rounds", self.extra_acked_window_rounds, 1..=1000)?;
+        within("bw_probe_max_rounds", self.bw_probe_max_rounds, 1..=1_000_000)?;
+        within("bw_probe_rand_rounds", self.bw_probe_rand_rounds, 0..=1_000_000)?;
+        within("min_cwnd_packets", self.min_cwnd_packets, 1..=1_000_000)?;
+        for (name, ms) in [
+            ("min_rtt_window_ms", self.min_rtt_window_ms),
+            ("probe_rtt_interval_ms", self.probe_rtt_interval_ms),
+            ("probe_rtt_duration_ms", self.probe_rtt_duration_ms),
+            ("bw_probe_base_ms", self.bw_probe_base_ms),
+        ] {
+            within(name, ms, 1..=3_600_000)?;
+        }
+        within("bw_probe_rand_ms", self.bw_probe_rand_ms, 0..=3_600_000)?;
+        within("extra_acked_max_ms", self.extra_acked_max_ms, 0..=3_600_000)?;
+        within("ecn_max_rtt_ms", self.ecn_max_rtt_ms, 0..=3_600_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -105,6 +105,21 @@ impl AimdLaw for BicLaw {
 
 pub type Bic = Aimd<BicLaw>;
 
+
+impl crate::check::Validate for BicConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Xu, Harfoush & Rhee; Linux tcp_bic.c: a decrease factor in (0, 1), a positive
+        // search divisor B > 1 and maximum increment.
+        within("max_increment", self.max_increment, above(0.0, 1e6))?;
+        within("low_window", self.low_window, 0.0..=1e9)?;
+        within("beta", self.beta, open(0.0, 1.0))?;
+        within("smooth_part", self.smooth_part, above(0.0, 1e6))?;
+        within("b", self.b, above(1.0, 1e3))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

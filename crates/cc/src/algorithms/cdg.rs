@@ -374,6 +374,21 @@ impl CongestionControl for Cdg {
     }
 }
 
+
+impl crate::check::Validate for CdgConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Linux tcp_cdg.c: a moving window of 1 to 256 rounds (its array is allocated),
+        // backoff_beta a fraction of 1024, hystart_detect the bits 1 (ACK train) and 2 (delay).
+        within("window", self.window, 1..=256)?;
+        within("backoff_beta", self.backoff_beta, 1..=1024)?;
+        within("backoff_factor", self.backoff_factor, 1..=1_000_000)?;
+        within("hystart_detect", self.hystart_detect, 0..=3)?;
+        within("use_ineff", self.use_ineff, 0..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

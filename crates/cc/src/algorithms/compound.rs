@@ -144,6 +144,21 @@ impl CongestionControl for Compound {
     }
 }
 
+
+impl crate::check::Validate for CompoundConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // draft-sridharan-tcpm-ctcp-02: dwnd grows by alpha·win^k (0 < k < 1), the window
+        // shrinks by beta on loss, gamma queued packets is the early-congestion threshold.
+        within("alpha", self.alpha, above(0.0, 1e3))?;
+        within("k", self.k, open(0.0, 1.0))?;
+        within("beta", self.beta, open(0.0, 1.0))?;
+        within("gamma", self.gamma, above(0.0, 1e6))?;
+        within("zeta", self.zeta, above(0.0, 1e3))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

@@ -178,6 +178,19 @@ impl AimdLaw for CubicLaw {
 
 pub type Cubic = Aimd<CubicLaw>;
 
+
+impl crate::check::Validate for CubicConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // RFC 9438: C > 0 (0.4), 0 < beta_cubic < 1 (0.7); HyStart's settings as in
+        // hystart.rs.
+        within("c", self.c, above(0.0, 1e3))?;
+        within("beta", self.beta, open(0.0, 1.0))?;
+        crate::check::Validate::validate(&self.hystart_config())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

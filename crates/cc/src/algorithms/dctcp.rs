@@ -78,6 +78,17 @@ impl AimdLaw for DctcpLaw {
 
 pub type Dctcp = Aimd<DctcpLaw>;
 
+
+impl crate::check::Validate for DctcpConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // RFC 8257: the EWMA gain g and the initial alpha are fractions.
+        within("g", self.g, above(0.0, 1.0))?;
+        within("alpha_on_init", self.alpha_on_init, 0.0..=1.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,22 @@ impl AimdLaw for HighSpeedLaw {
 
 pub type HighSpeed = Aimd<HighSpeedLaw>;
 
+
+impl crate::check::Validate for HighSpeedConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // RFC 3649: the response function is a line in log-log space from (Low_Window, b = 0.5)
+        // to (High_Window, High_Decrease), so Low_Window < High_Window and 0 < b < 0.5.
+        within("low_window", self.low_window, above(1.0, 1e9))?;
+        within("high_window", self.high_window, above(1.0, 1e9))?;
+        if self.high_window <= self.low_window {
+            return Err(format!("high_window: {} must be above low_window ({})", self.high_window, self.low_window));
+        }
+        within("high_decrease", self.high_decrease, open(0.0, 0.5))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,21 +32,6 @@ impl Default for HtcpConfig {
 }
 
 impl HtcpConfig {
-    /// `0 < beta_min ≤ beta_max ≤ 1` (the decrease factor is clamped to that range) and a
-    /// finite, positive `delta_l`.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(self.beta_min > 0.0 && self.beta_min <= 1.0) {
-            return Err(format!("beta_min: {} is outside (0, 1]", self.beta_min));
-        }
-        if !(self.beta_max >= self.beta_min && self.beta_max <= 1.0) {
-            return Err(format!("beta_max: {} must lie in [beta_min = {}, 1]", self.beta_max, self.beta_min));
-        }
-        if !(self.delta_l > 0.0 && self.delta_l.is_finite()) {
-            return Err(format!("delta_l: {} must be a positive number of seconds", self.delta_l));
-        }
-        Ok(())
-    }
-
     /// `α(Δ)` before scaling, segments per RTT.
     pub fn alpha_of_delta(&self, delta: f64) -> f64 {
         if delta <= self.delta_l {
@@ -159,6 +144,20 @@ impl AimdLaw for HtcpLaw {
 }
 
 pub type Htcp = Aimd<HtcpLaw>;
+
+
+impl crate::check::Validate for HtcpConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Leith & Shorten: the backoff RTT_min/RTT_max is clamped to [beta_min, beta_max], so
+        // 0 < beta_min <= beta_max <= 1, and Delta_L is a positive time in seconds.
+        within("beta_min", self.beta_min, above(0.0, 1.0))?;
+        within("beta_max", self.beta_max, above(0.0, 1.0))?;
+        ordered("beta_min", self.beta_min, "beta_max", self.beta_max)?;
+        within("delta_l", self.delta_l, above(0.0, 1e6))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -69,6 +69,16 @@ impl AimdLaw for HyblaLaw {
 
 pub type Hybla = Aimd<HyblaLaw>;
 
+
+impl crate::check::Validate for HyblaConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Caini & Firrincieli: rho = RTT / RTT0 with a positive reference RTT0.
+        within("rtt0_ms", self.rtt0_ms, above(0.0, 1e6))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -188,6 +188,23 @@ impl AimdLaw for IllinoisLaw {
 
 pub type Illinois = Aimd<IllinoisLaw>;
 
+
+impl crate::check::Validate for IllinoisConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Liu, Basar & Srikant: 0 < alpha_min <= alpha_max and 0 < beta_min <= beta_max < 1.
+        within("alpha_min", self.alpha_min, above(0.0, 1e3))?;
+        within("alpha_max", self.alpha_max, above(0.0, 1e3))?;
+        ordered("alpha_min", self.alpha_min, "alpha_max", self.alpha_max)?;
+        within("beta_min", self.beta_min, open(0.0, 1.0))?;
+        within("beta_max", self.beta_max, open(0.0, 1.0))?;
+        ordered("beta_min", self.beta_min, "beta_max", self.beta_max)?;
+        within("win_thresh", self.win_thresh, 0..=1_000_000_000)?;
+        within("theta", self.theta, 0..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

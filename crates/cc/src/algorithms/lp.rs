@@ -172,6 +172,18 @@ impl CongestionControl for Lp {
     }
 }
 
+
+impl crate::check::Validate for LpConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Kuzmanovic & Knightly: an early-congestion threshold inside the delay range, and an
+        // inference time-out of a positive number of RTTs.
+        within("delta", self.delta, open(0.0, 1.0))?;
+        within("inference_rtts", self.inference_rtts, above(0.0, 1e6))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

@@ -79,6 +79,19 @@ impl VegasLaw for MVegasRule {
 
 pub type MVegas = VegasFamily<MVegasRule>;
 
+
+impl crate::check::Validate for MVegasConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // The seed's law grows with probability 2^(beta − n) / 2^beta, so beta is a small
+        // exponent, and alpha <= beta.
+        within("alpha", self.alpha, 0..=30)?;
+        within("beta", self.beta, 0..=30)?;
+        ordered("alpha", self.alpha, "beta", self.beta)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

@@ -320,6 +320,32 @@ impl CongestionControl for Nv {
     }
 }
 
+
+impl crate::check::Validate for NvConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Linux tcp_nv.c's module parameters; the fixed-point ones are fractions of their
+        // denominators (cong_dec_mult/128, rtt_factor/256, loss_dec_factor/1024,
+        // ssthresh_factor/8), and NV needs at least two packets of window.
+        within("pad", self.pad, 0..=1_000_000)?;
+        within("pad_buffer", self.pad_buffer, 0..=1_000_000)?;
+        within("reset_period_s", self.reset_period_s, above(0.0, 1e6))?;
+        within("min_cwnd", self.min_cwnd, 2..=1_000_000)?;
+        within("cong_dec_mult", self.cong_dec_mult, 1..=128)?;
+        within("ssthresh_factor", self.ssthresh_factor, 1..=8)?;
+        within("rtt_factor", self.rtt_factor, 1..=256)?;
+        within("loss_dec_factor", self.loss_dec_factor, 1..=1024)?;
+        within("cwnd_growth_rate_neg", self.cwnd_growth_rate_neg, 0..=1_000_000)?;
+        within("cwnd_growth_rate_pos", self.cwnd_growth_rate_pos, 0..=1_000_000)?;
+        within("dec_eval_min_calls", self.dec_eval_min_calls, 0..=1_000_000)?;
+        within("inc_eval_min_calls", self.inc_eval_min_calls, 0..=1_000_000)?;
+        within("ssthresh_eval_min_calls", self.ssthresh_eval_min_calls, 0..=1_000_000)?;
+        within("stop_rtt_cnt", self.stop_rtt_cnt, 0..=1_000_000)?;
+        within("rtt_min_cnt", self.rtt_min_cnt, 1..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

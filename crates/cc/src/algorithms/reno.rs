@@ -62,6 +62,14 @@ impl Aimd<RenoLaw> {
     }
 }
 
+
+/// No parameters, so nothing to range-check.
+impl crate::check::Validate for RenoConfig {
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -52,6 +52,14 @@ impl CongestionControl for Sackexp {
     }
 }
 
+
+/// No parameters, so nothing to range-check.
+impl crate::check::Validate for NoneConfig {
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

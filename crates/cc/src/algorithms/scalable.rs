@@ -62,6 +62,17 @@ impl AimdLaw for ScalableLaw {
 
 pub type Scalable = Aimd<ScalableLaw>;
 
+
+impl crate::check::Validate for ScalableConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Linux: one segment per min(cwnd, ai_cnt) ACKs, and cwnd·(1 − md) after a loss.
+        within("ai_cnt", self.ai_cnt, 1..=1_000_000)?;
+        within("md", self.md, open(0.0, 1.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

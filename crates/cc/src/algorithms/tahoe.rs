@@ -61,6 +61,14 @@ impl CongestionControl for Tahoe {
     }
 }
 
+
+/// No parameters, so nothing to range-check.
+impl crate::check::Validate for TahoeConfig {
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,6 +84,19 @@ impl VegasLaw for VegasRule {
 
 pub type Vegas = VegasFamily<VegasRule>;
 
+
+impl crate::check::Validate for VegasConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Brakmo & Peterson: alpha <= beta packets queued (Linux 2 and 4); gamma likewise.
+        within("alpha", self.alpha, 0..=1_000_000)?;
+        within("beta", self.beta, 0..=1_000_000)?;
+        ordered("alpha", self.alpha, "beta", self.beta)?;
+        within("gamma", self.gamma, 0..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

@@ -101,6 +101,16 @@ impl AimdLaw for VenoLaw {
 
 pub type Veno = Aimd<VenoLaw>;
 
+
+impl crate::check::Validate for VenoConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // A backlog in packets: Veno's beta, 3 in the paper and in Linux.
+        within("beta", self.beta, 0.0..=1e6)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

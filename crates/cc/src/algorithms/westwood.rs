@@ -107,6 +107,16 @@ impl AimdLaw for WestwoodLaw {
 
 pub type Westwood = Aimd<WestwoodLaw>;
 
+
+impl crate::check::Validate for WestwoodConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Linux TCP_WESTWOOD_RTT_MIN (50 ms): a bandwidth sample needs a positive interval.
+        within("rtt_min_interval_ms", self.rtt_min_interval_ms, above(0.0, 1e6))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

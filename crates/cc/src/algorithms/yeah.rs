@@ -182,6 +182,24 @@ impl CongestionControl for Yeah {
     }
 }
 
+
+impl crate::check::Validate for YeahConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        // Linux tcp_yeah.c's module parameters; the shifts (`cwnd >> delta`, `>> epsilon`) must
+        // stay below the width of a window, and gamma and phy are divisors.
+        within("alpha", self.alpha, 0..=1_000_000)?;
+        within("gamma", self.gamma, 1..=1_000_000)?;
+        within("delta", self.delta, 0..=31)?;
+        within("epsilon", self.epsilon, 0..=31)?;
+        within("phy", self.phy, 1..=1_000_000)?;
+        within("rho", self.rho, 0..=1_000_000)?;
+        within("zeta", self.zeta, 0..=1_000_000)?;
+        within("scalable_ai_cnt", self.scalable_ai_cnt, 1..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::vegas_core::test_support::*;

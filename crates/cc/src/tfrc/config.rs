@@ -79,6 +79,39 @@ impl TfrcConfig {
     }
 }
 
+
+/// RFC 5348's constants as ranges: the equation's b and t_RTO positive, the RTT filter a
+/// fraction, timers of 1 ms to an hour, slow start that grows (gain above 1), loss-interval
+/// weights non-negative with a positive sum and at most 1000 of them.
+impl crate::check::Validate for TfrcConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        within("b", self.b, above(0.0, 1e3))?;
+        within("t_rto_rtts", self.t_rto_rtts, above(0.0, 1e3))?;
+        within("rtt_filter", self.rtt_filter, 0.0..1.0)?;
+        within("t_mbi_ms", self.t_mbi_ms, 1..=3_600_000)?;
+        within("initial_window_max_packets", self.initial_window_max_packets, 1..=1_000_000)?;
+        within("initial_window_min_packets", self.initial_window_min_packets, 1..=1_000_000)?;
+        ordered("initial_window_min_packets", self.initial_window_min_packets, "initial_window_max_packets", self.initial_window_max_packets)?;
+        within("initial_window_bytes", self.initial_window_bytes, 1..=1_000_000_000)?;
+        within("pre_rtt_interval_ms", self.pre_rtt_interval_ms, 1..=3_600_000)?;
+        within("initial_nofeedback_ms", self.initial_nofeedback_ms, 1..=3_600_000)?;
+        within("nofeedback_rtts", self.nofeedback_rtts, above(0.0, 1e3))?;
+        within("nofeedback_packets", self.nofeedback_packets, above(0.0, 1e6))?;
+        within("slow_start_gain", self.slow_start_gain, above(1.0, 1e3))?;
+        within("recv_limit_gain", self.recv_limit_gain, above(0.0, 1e3))?;
+        within("loss_interval_weights (their number)", self.loss_interval_weights.len(), 1..=1000)?;
+        for (i, w) in self.loss_interval_weights.iter().enumerate() {
+            within(&format!("loss_interval_weights[{i}]"), *w, 0.0..=1e6)?;
+        }
+        if self.loss_interval_weights.iter().sum::<f64>() <= 0.0 {
+            return Err("loss_interval_weights: at least one weight must be positive".into());
+        }
+        within("ndupack", self.ndupack, 1..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,40 @@ impl Default for SenderConfig {
     }
 }
 
+impl SenderConfig {
+    /// Payload bytes per segment: Linux's `TCP_MIN_MSS` (88) up to what fits a 64 KiB IP
+    /// packet with our 52 bytes of headers.
+    pub const MSS: std::ops::RangeInclusive<Bytes> = 88..=65_483;
+    /// The initial window, segments (RFC 6928's 10 by default; Linux takes any route value,
+    /// this caps it at a size no sender uses).
+    pub const INITIAL_WINDOW: std::ops::RangeInclusive<u32> = 1..=100_000;
+    /// The RTO's floor: above zero (Linux's `tcp_rto_min_us` takes 1 µs and up) and at most
+    /// the 120 s ceiling (`TCP_RTO_MAX`).
+    pub const MIN_RTO: std::ops::RangeInclusive<Time> = Time::from_micros(1)..=Time::from_secs(120);
+    /// The receive window, bytes: Linux's largest with window scaling (2^30).
+    pub const RWND_MAX: Bytes = 1 << 30;
+}
+
+/// Every field in its range, named as in a scenario's flow table (`mss`, `initial_window`,
+/// `min_rto`, `rwnd`, `size`).
+impl crate::check::Validate for SenderConfig {
+    fn validate(&self) -> Result<(), String> {
+        use crate::check::{ordered, within};
+        within("mss", self.mss, Self::MSS)?;
+        within("initial_window", self.initial_window, Self::INITIAL_WINDOW)?;
+        within("min_rto", self.min_rto, Self::MIN_RTO)?;
+        within("max_rto", self.max_rto, Time::from_micros(1)..=Time::from_secs(3600))?;
+        ordered("min_rto", self.min_rto, "max_rto", self.max_rto)?;
+        within("initial_rto", self.initial_rto, self.min_rto..=self.max_rto)?;
+        within("dupthresh", self.dupthresh, 1..=1000)?;
+        within("rwnd", self.rwnd, self.mss..=Self::RWND_MAX)?;
+        if let Some(size) = self.data_limit {
+            within("size", size, 1..)?;
+        }
+        Ok(())
+    }
+}
+
 /// Counters a sender keeps over its lifetime.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SenderStats {

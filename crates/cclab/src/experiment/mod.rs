@@ -128,7 +128,7 @@ pub fn list() {
     print!("{}", t.render_text());
 }
 
-pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool) -> Result<(), UserError> {
+pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(), UserError> {
     let e = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
         UserError(format!(
             "unknown experiment `{name}`; allowed: {}",
@@ -136,7 +136,7 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool) -> Result<()
         ))
     })?;
     let out = out.map_or_else(|| PathBuf::from("results").join(e.name), Path::to_path_buf);
-    std::fs::create_dir_all(&out).map_err(|err| UserError(format!("{}: {err}", out.display())))?;
+    crate::output::prepare_out_dir(&out, force, "--out")?;
     let opts = Options { fast, out: out.clone() };
     if !quiet {
         eprintln!("{}: {}{}", e.name, e.title, if fast { " (fast mode)" } else { "" });

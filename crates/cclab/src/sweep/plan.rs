@@ -70,7 +70,11 @@ impl Plan {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read the plan: {e}"))?;
         let dir = path.parent().unwrap_or(Path::new(""));
-        Plan::from_text(&text, &file, dir, path.with_extension("csv"))
+        let plan = Plan::from_text(&text, &file, dir, path.with_extension("csv"))?;
+        if crate::output::same_file(&plan.out, path) {
+            return Err(format!("{file}: out: `{}` is this plan file; give the results another path", plan.out.display()).into());
+        }
+        Ok(plan)
     }
 
     /// A plan from its TOML text: `file` names it in errors, relative paths in it (`base`,

@@ -31,6 +31,19 @@ impl Default for CodelConfig {
     }
 }
 
+/// RFC 8289: a positive target and interval (5 ms and 100 ms), in milliseconds up to an hour.
+impl cc::check::Validate for CodelConfig {
+    fn validate(&self) -> Result<(), String> {
+        use cc::check::{above, within};
+        within("target_ms", self.target_ms, above(0.0, 3.6e6))?;
+        within("interval_ms", self.interval_ms, above(0.0, 3.6e6))?;
+        if let Some(ce) = self.ce_threshold_ms {
+            within("ce_threshold_ms", ce, above(0.0, 3.6e6))?;
+        }
+        Ok(())
+    }
+}
+
 /// A maximum-size packet: below this many bytes queued CoDel never drops (RFC 8289 §5.1).
 const MAX_PACKET: u64 = 1500;
 

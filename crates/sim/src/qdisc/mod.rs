@@ -49,6 +49,17 @@ impl QdiscConfig {
         }
     }
 
+    /// The discipline's parameters in their ranges.
+    pub fn validate(&self) -> Result<(), String> {
+        use cc::check::Validate;
+        match self {
+            QdiscConfig::DropTail => Ok(()),
+            QdiscConfig::Red(c) => c.validate(),
+            QdiscConfig::Codel(c) => c.validate(),
+            QdiscConfig::Step(c) => c.validate(),
+        }
+    }
+
     /// `droptail`, `red`, `codel` or `step` with their defaults.
     pub fn from_name(name: &str) -> Result<QdiscConfig, String> {
         match name {

@@ -41,6 +41,27 @@ impl Default for RedConfig {
     }
 }
 
+/// Floyd & Jacobson (1993): thresholds in packets with `min_th < max_th`, `max_p` and the EWMA
+/// weight `w_q` probabilities in (0, 1].
+impl cc::check::Validate for RedConfig {
+    fn validate(&self) -> Result<(), String> {
+        use cc::check::{above, within};
+        if let Some(min) = self.min_th {
+            within("min_th", min, 1..=1_000_000_000)?;
+        }
+        if let Some(max) = self.max_th {
+            within("max_th", max, 1..=1_000_000_000)?;
+        }
+        if let (Some(min), Some(max)) = (self.min_th, self.max_th) {
+            if max <= min {
+                return Err(format!("max_th: {max} must be above min_th ({min})"));
+            }
+        }
+        within("max_p", self.max_p, above(0.0, 1.0))?;
+        within("w_q", self.w_q, above(0.0, 1.0))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Red {
     pub min_th: f64,

@@ -14,6 +14,16 @@ pub struct StepConfig {
     pub k: Option<u64>,
 }
 
+/// A marking threshold in packets (0 marks whenever a packet waits).
+impl cc::check::Validate for StepConfig {
+    fn validate(&self) -> Result<(), String> {
+        if let Some(k) = self.k {
+            cc::check::within("k", k, 0..=1_000_000_000)?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Step {
     pub k: u64,

@@ -114,6 +114,23 @@ impl GenALaw {
     }
 }
 
+
+/// \[TR2002\]: thresholds L <= U are loss fractions; the IPT bound and steps are times in µs.
+impl crate::check::Validate for GenALawConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        within("upper_loss", self.upper_loss, 0.0..1.0)?;
+        within("lower_loss", self.lower_loss, 0.0..1.0)?;
+        ordered("lower_loss", self.lower_loss, "upper_loss", self.upper_loss)?;
+        within("loss_history_weight", self.loss_history_weight, 0.0..1.0)?;
+        within("max_ipt_us", self.max_ipt_us, above(0.0, 1e9))?;
+        within("err_burst", self.err_burst, 1..=1_000_000)?;
+        within("err_burst_step_us", self.err_burst_step_us, 0.0..=1e6)?;
+        within("err_burst_reset", self.err_burst_reset, -1_000_000..=1_000_000)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,6 +101,21 @@ impl GenCLaw {
     }
 }
 
+
+/// The 2003 code: a decrease multiplies the IPT by more than 1; DecCount is an exponent of 2.
+impl crate::check::Validate for GenCLawConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        within("alpha", self.alpha, 0.0..1.0)?;
+        within("loss_history_weight", self.loss_history_weight, 0.0..1.0)?;
+        within("inc_divisor", self.inc_divisor, above(0.0, 1e9))?;
+        within("min_inc", self.min_inc, 0.0..=1e6)?;
+        within("decrease_factor", self.decrease_factor, above(1.0, 1e3))?;
+        within("dec_count_start", self.dec_count_start, 0..=31)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

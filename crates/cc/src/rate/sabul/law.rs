@@ -69,3 +69,16 @@ impl SabulLaw {
         }
     }
 }
+
+/// The chosen law's ranges.
+impl crate::check::Validate for SabulLawConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        match self {
+            SabulLawConfig::Rc(c) => crate::check::Validate::validate(c),
+            SabulLawConfig::Code2003(c) => crate::check::Validate::validate(c),
+            SabulLawConfig::Tr2002(c) => crate::check::Validate::validate(c),
+        }
+    }
+}

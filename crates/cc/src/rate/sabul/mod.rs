@@ -87,13 +87,6 @@ macro_rules! sabul_configs {
         #[serde(default, deny_unknown_fields)]
         pub struct Sabul2003Config { $( $(#[$doc])* pub $field: $ty, )* }
 
-        impl Sabul2003Config {
-            /// See [`SabulConfig::validate`].
-            pub fn validate(&self) -> Result<(), String> {
-                SabulConfig::from(self.clone()).validate()
-            }
-        }
-
         impl From<Sabul2003Config> for SabulConfig {
             fn from(c: Sabul2003Config) -> SabulConfig {
                 SabulConfig { $( $field: c.$field, )* }
@@ -108,30 +101,30 @@ macro_rules! sabul_configs {
     };
 }
 
-impl SabulConfig {
-    /// Timers of at least 1 ms (a zero interval would fire forever at one instant), positive
-    /// and finite inter-packet times with `min_ipt_us ≤ max_ipt_us` (the clamp's bounds).
-    pub fn validate(&self) -> Result<(), String> {
+/// Timers of at least 1 ms (a zero interval would fire forever at one instant) and at most an
+/// hour; positive inter-packet times with `min_ipt_us <= max_ipt_us` (the clamp's bounds); the
+/// receiver's arrays (flow window, ERR entries) bounded in memory.
+impl crate::check::Validate for SabulConfig {
+    fn validate(&self) -> Result<(), String> {
+        use crate::check::{above, ordered, within};
         for (name, ms) in [("syn_ms", self.syn_ms), ("ack_ms", self.ack_ms), ("err_ms", self.err_ms), ("exp_ms", self.exp_ms)] {
-            if ms == 0 {
-                return Err(format!("{name}: must be at least 1 ms"));
-            }
+            within(name, ms, 1..=3_600_000)?;
         }
+        within("rtt_est_floor_ms", self.rtt_est_floor_ms, 0..=3_600_000)?;
+        within("rtt_est_factor", self.rtt_est_factor, above(0.0, 1e3))?;
         for (name, us) in [("min_ipt_us", self.min_ipt_us), ("max_ipt_us", self.max_ipt_us), ("initial_ipt_us", self.initial_ipt_us)] {
-            if !(us > 0.0 && us.is_finite()) {
-                return Err(format!("{name}: {us} must be a positive number of microseconds"));
-            }
+            within(name, us, above(0.0, 1e9))?;
         }
-        if self.min_ipt_us > self.max_ipt_us {
-            return Err(format!("min_ipt_us: {} must not exceed max_ipt_us ({})", self.min_ipt_us, self.max_ipt_us));
-        }
-        if !(self.rtt_est_factor > 0.0 && self.rtt_est_factor.is_finite()) {
-            return Err(format!("rtt_est_factor: {} must be positive", self.rtt_est_factor));
-        }
-        if self.flow_window == 0 || self.max_err_entries == 0 {
-            return Err("flow_window, max_err_entries: must be at least 1".into());
-        }
-        Ok(())
+        ordered("min_ipt_us", self.min_ipt_us, "max_ipt_us", self.max_ipt_us)?;
+        within("flow_window", self.flow_window, 1..=10_000_000)?;
+        within("max_err_entries", self.max_err_entries, 1..=1_000_000)?;
+        crate::check::Validate::validate(&self.law).map_err(|e| format!("law.{e}"))
+    }
+}
+
+impl crate::check::Validate for Sabul2003Config {
+    fn validate(&self) -> Result<(), String> {
+        crate::check::Validate::validate(&SabulConfig::from(self.clone()))
     }
 }
 

@@ -103,6 +103,24 @@ impl RcLaw {
     }
 }
 
+
+/// \[RC\] §3: a tolerated loss rate and an EWMA weight are fractions; gains positive; the
+/// additive steps are non-negative times in µs.
+impl crate::check::Validate for RcLawConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        within("alpha", self.alpha, 0.0..1.0)?;
+        within("k1", self.k1, above(0.0, 1e3))?;
+        within("k2", self.k2, above(0.0, 1e3))?;
+        for (name, us) in [("c_us", self.c_us), ("b_us", self.b_us), ("d_us", self.d_us)] {
+            within(name, us, 0.0..=1e6)?;
+        }
+        within("v", self.v, 1..=1_000_000)?;
+        within("loss_history_weight", self.loss_history_weight, 0.0..1.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -328,3 +328,33 @@ impl DatagramSender for UdtSender {
         self.send.end_stream();
     }
 }
+
+/// UDT 4.11's constants as ranges: timers of 1 ms to an hour, a decrease that divides the rate
+/// (factor above 1), a fractional EWMA gain, positive rates, and filter windows bounded in memory.
+impl crate::check::Validate for UdtConfig {
+    fn validate(&self) -> Result<(), String> {
+        #[allow(unused_imports)]
+        use crate::check::{above, open, ordered, within};
+        within("syn_ms", self.syn_ms, 1..=3_600_000)?;
+        within("cc_mss", self.cc_mss, above(0.0, 65_535.0))?;
+        within("min_inc", self.min_inc, 0.0..=1e6)?;
+        within("decrease_factor", self.decrease_factor, above(1.0, 1e3))?;
+        within("max_decreases_per_period", self.max_decreases_per_period, 1..=1_000_000)?;
+        within("nak_ewma_gain", self.nak_ewma_gain, above(0.0, 1.0))?;
+        within("capacity_cap_divisor", self.capacity_cap_divisor, 1..=1_000_000)?;
+        within("initial_cwnd", self.initial_cwnd, above(0.0, 1e9))?;
+        within("initial_period_us", self.initial_period_us, above(0.0, 1e9))?;
+        within("cwnd_headroom", self.cwnd_headroom, 0.0..=1e9)?;
+        within("max_flow_window", self.max_flow_window, 1..=10_000_000)?;
+        within("recv_buffer", self.recv_buffer, 1..=10_000_000)?;
+        within("initial_rtt_ms", self.initial_rtt_ms, 1..=3_600_000)?;
+        within("initial_rttvar_ms", self.initial_rttvar_ms, 0..=3_600_000)?;
+        within("initial_recv_rate", self.initial_recv_rate, 1..=1_000_000_000)?;
+        within("initial_bandwidth", self.initial_bandwidth, 1..=1_000_000_000)?;
+        within("arrival_window", self.arrival_window, 1..=100_000)?;
+        within("probe_window", self.probe_window, 1..=100_000)?;
+        within("probe_interval", self.probe_interval, 0..=1_000_000)?;
+        within("light_ack_interval", self.light_ack_interval, 1..=1_000_000)?;
+        within("min_exp_ms", self.min_exp_ms, 1..=3_600_000)
+    }
+}
