@@ -439,7 +439,8 @@ impl Scenario {
         if duration == Time::ZERO {
             return Err("duration: must be positive".into());
         }
-        let interval = self.interval.as_ref().map_or(Time::from_millis(100), |d| d.0);
+        // The default 100 ms, or the whole run when it is shorter.
+        let interval = self.interval.as_ref().map_or(Time::from_millis(100).min(duration), |d| d.0);
         if interval == Time::ZERO {
             return Err("interval: must be positive".into());
         }

@@ -275,6 +275,7 @@ fn nonsense_values_are_refused_with_their_range() {
         (vec!["--netem", "loss 100% loss 0%"], vec!["--netem", "`loss` is given twice"]),
         (vec!["--duration", "1e308s"], vec!["--duration"]),
         (vec!["--duration", "10s", "--stagger", "20s", "--flows", "2"], vec!["flows[1].start", "not before the run's end"]),
+        (vec!["--duration", "1s", "--interval", "2s"], vec!["--interval", "longer than the run"]),
     ];
     for (args, want) in flags {
         let mut all = vec!["run", "--cc", "reno"];
@@ -353,6 +354,15 @@ fn outputs_never_overwrite_a_users_files() {
     let scenario = write(dir.path(), "s.toml", "duration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
     assert_user_error(&cclab(&["run", &scenario, "--pcap", &scenario, "--force"]), &["--pcap", "input"]);
     assert!(std::fs::read_to_string(&scenario).unwrap().contains("reno"));
+
+    // Plans: a key of the wrong type named plainly, an empty or directory `out`.
+    let p = write(dir.path(), "p1.toml", "base = 5\nduration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
+    assert_user_error(&cclab(&["sweep", &p]), &["base: invalid type"]);
+    assert!(!stderr(&cclab(&["sweep", &p])).contains("serde"));
+    let p = write(dir.path(), "p2.toml", "out = \"\"\nduration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
+    assert_user_error(&cclab(&["sweep", &p]), &["out: empty"]);
+    let p = write(dir.path(), "p3.toml", "out = \".\"\nduration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");
+    assert_user_error(&cclab(&["sweep", &p]), &["out:", "is a directory"]);
 
     // A sweep whose results would overwrite its own plan.
     let plan = write(dir.path(), "plan.toml", "out = \"plan.toml\"\nduration = \"1s\"\n[[flows]]\ncc = \"reno\"\n");

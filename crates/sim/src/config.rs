@@ -252,6 +252,9 @@ impl SimConfig {
             if iv == Time::ZERO {
                 return Err("interval: must be positive".into());
             }
+            if iv > self.duration {
+                return Err(format!("interval: {iv} is longer than the run ({}): no sample would be taken", self.duration));
+            }
             if self.duration.0 / iv.0 > limits::MAX_SAMPLES {
                 return Err(format!("interval: {iv} over {} is more than the {} samples per flow allowed", self.duration, limits::MAX_SAMPLES));
             }

@@ -71,6 +71,9 @@ impl Plan {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read the plan: {e}"))?;
         let dir = path.parent().unwrap_or(Path::new(""));
         let plan = Plan::from_text(&text, &file, dir, path.with_extension("csv"))?;
+        if plan.out.is_dir() {
+            return Err(format!("{file}: out: `{}` is a directory; give the results file a name (like results.csv)", plan.out.display()).into());
+        }
         if crate::output::same_file(&plan.out, path) {
             return Err(format!("{file}: out: `{}` is this plan file; give the results another path", plan.out.display()).into());
         }
@@ -84,9 +87,13 @@ impl Plan {
         let toml_err = |e: toml::de::Error| format!("{}: {}", at(&file, &text, e.span()), e.message().replace('\n', " "));
         let mut inline: Table = toml::from_str(&text).map_err(toml_err)?;
         let keys: SweepKeys = serde_path_to_error::deserialize(toml::Deserializer::new(&text)).map_err(|e| {
-            let path = e.path().to_string();
+            // A spanned key's path ends in serde's internal field name: the key is what precedes it.
+            let path = e.path().to_string().replace(".$__serde_spanned_private_value", "");
             format!("{}: {path}: {}", at(&file, &text, e.inner().span()), e.inner().message().replace('\n', " "))
         })?;
+        if keys.out.as_ref().is_some_and(|o| o.trim().is_empty()) {
+            return Err(format!("{file}: out: empty; give the results file a name (like results.csv)").into());
+        }
         for k in PLAN_KEYS {
             inline.remove(k);
         }
