@@ -106,6 +106,9 @@ pub struct SenderStats {
     pub retransmits: u64,
     pub retransmitted_bytes: Bytes,
     pub timeouts: u64,
+    /// Of `timeouts`, those that fired with no loss known (Open or CWR state): a lost tail of
+    /// the flight, which tail loss probes exist to repair.
+    pub tail_timeouts: u64,
     /// Recovery episodes entered (fast recovery or RTO), each counted once.
     pub loss_episodes: u64,
     /// Segments declared lost.
@@ -535,6 +538,11 @@ impl SenderCore {
             }
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
+            if seq == self.snd_una {
+                // tcp_xmit_retransmit_queue: retransmitting the head restarts the RTO, so the
+                // retransmission has a full RTO for its own ACK (or for RACK to find it lost).
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
         } else {
             debug_assert_eq!(seq, self.snd_nxt);
             self.segs.push_back(rec);
@@ -674,6 +682,9 @@ impl SenderCore {
             return;
         }
         self.stats.timeouts += 1;
+        if matches!(self.state, RecoveryState::Open | RecoveryState::Cwr) {
+            self.stats.tail_timeouts += 1;
+        }
         if self.state == RecoveryState::Open {
             self.stats.loss_episodes += 1;
         }
