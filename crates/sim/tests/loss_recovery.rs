@@ -91,3 +91,46 @@ fn prr_and_tail_loss_probes_remove_the_tail_timeouts() {
         }
     }
 }
+
+/// The case TLP was made for: a short transfer (one initial window, ten segments) whose last
+/// segments are lost has nothing after them to SACK, so only the RTO would find them. Over 1000
+/// transfers at 5 % random loss, with TLP each such tail is probed (at 2·SRTT + 2 ms, or at the
+/// RTO's time when one segment is left) and the RTO fires only if the probe is lost too, with
+/// probability p: tail_on ≤ p·tail_off + allowance, as in the bulk test above. (The
+/// completion time hardly changes here: with one segment left the probe waits 2·SRTT + 200 ms,
+/// capped at the RTO, so it goes when the RTO would have; what TLP saves is the timeout's
+/// collapse of the window to one segment, which a longer transfer would pay for.)
+#[test]
+fn a_lost_tail_of_a_short_transfer_is_probed_instead_of_timed_out() {
+    let p = 0.05;
+    let run = |on: bool| {
+        let (mut tail, mut timeouts, mut fct) = (0u64, 0u64, vec![]);
+        for seed in 1..=1000 {
+            let mut f = flow("cubic", 100);
+            f.sender.data_limit = Some(10 * 1448);
+            f.sender.prr = on;
+            f.sender.tlp = on;
+            let r = simulate(seed, 10, with_loss(link(40.0, QueueLimit::Bdp(1.0)), p), vec![f]);
+            let s = &r.summary.flows[0];
+            tail += s.tail_timeouts;
+            timeouts += s.timeouts;
+            fct.push(s.completion_time_s.expect("the transfer completes"));
+        }
+        fct.sort_by(f64::total_cmp);
+        (tail, timeouts, fct)
+    };
+    let (tail_off, rto_off, fct_off) = run(false);
+    let (tail_on, rto_on, fct_on) = run(true);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    eprintln!(
+        "10-segment transfers at 5 % loss: RTOs {rto_off} -> {rto_on} (tail {tail_off} -> {tail_on}), \
+         completion mean {:.3} -> {:.3} s, p95 {:.3} -> {:.3} s",
+        mean(&fct_off),
+        mean(&fct_on),
+        fct_off[949],
+        fct_on[949]
+    );
+    let bound = p * tail_off as f64;
+    assert!(tail_on as f64 <= bound + allowance(bound), "tail timeouts {tail_off} -> {tail_on}");
+    assert!(rto_on <= rto_off);
+}
