@@ -178,7 +178,7 @@ mod tests {
         // RFC 6937 §6, second figure: segments 0-14 lost, ACKs 15-19 return.
         //   PRR-CRB   pipe: 19 19 4 4 4   sent: N N R  R  R
         //   PRR-SSRB  pipe: 19 19 4 5 6   sent: N N 2R 2R 2R
-                let crb = run_example(15, 15..=19, ReductionBound::Conservative);
+        let crb = run_example(15, 15..=19, ReductionBound::Conservative);
         assert_eq!(crb, [(19, 1), (19, 1), (4, 1), (4, 1), (4, 1)]);
         let ssrb = run_example(15, 15..=19, ReductionBound::SlowStart);
         assert_eq!(ssrb, [(19, 1), (19, 1), (4, 2), (5, 2), (6, 2)]);
