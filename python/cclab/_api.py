@@ -57,8 +57,8 @@ def _flags(kwargs: dict[str, Any]) -> dict[str, Any]:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name}: give a non-negative integer")
             flags[name] = value
-        elif name == "sack":
-            flags["no_sack"] = not bool(value)
+        elif name in ("sack", "prr", "tlp"):
+            flags["no_" + name] = not bool(value)
         else:
             flags[name] = bool(value)
     return flags
@@ -83,6 +83,8 @@ def run(
     stagger: str | None = None,
     mss: int | None = None,
     sack: bool = True,
+    prr: bool = True,
+    tlp: bool = True,
     delayed_ack: bool = False,
     pacing: bool = False,
     rwnd: str | None = None,
@@ -98,7 +100,7 @@ def run(
     ``scenario`` is a scenario file (TOML, as ``cclab run scenario.toml`` reads), a dict with
     the same keys (``{"link": {"rate": "10mbit"}, "flows": [{"cc": "reno"}]}``), or None. The
     keyword arguments are ``cclab run``'s flags (``--min-rto`` is ``min_rto``, ``--no-sack`` is
-    ``sack=False``) and override what the scenario says, as the flags override a file:
+    ``sack=False``, ``--no-prr`` ``prr=False``, ``--no-tlp`` ``tlp=False``) and override what the scenario says, as the flags override a file:
 
     - ``cc``: the algorithms, a name or a list; flows take them in turn (``cclab.algorithms()``).
     - ``flows``: the number of flows (default one per algorithm given).

@@ -266,6 +266,9 @@ impl CongestionControl for Cc {
     fn needs_ecn(&self) -> bool {
         dispatch!(self, c => c.needs_ecn())
     }
+    fn sets_recovery_window(&self) -> bool {
+        dispatch!(self, c => c.sets_recovery_window())
+    }
 }
 
 #[cfg(test)]

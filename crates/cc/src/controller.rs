@@ -237,6 +237,14 @@ pub trait CongestionControl {
         FastRecovery::NewReno
     }
 
+    /// The controller sets its window during fast recovery itself (Linux: it has a
+    /// `cong_control` hook, as BBR does), so the sender does not apply proportional rate
+    /// reduction (RFC 6937) on top. Reno-like controllers only set the target (`ssthresh`) and
+    /// leave how fast the window comes down to the sender.
+    fn sets_recovery_window(&self) -> bool {
+        false
+    }
+
     /// The algorithm only works with ECN (Linux `TCP_CONG_NEEDS_ECN`, e.g. DCTCP): the sender
     /// then sends ECN-capable packets whatever its configuration says.
     fn needs_ecn(&self) -> bool {

@@ -80,6 +80,13 @@ pub struct RunArgs {
     /// Turn SACK off (cumulative ACKs only).
     #[arg(long)]
     pub no_sack: bool,
+    /// Turn proportional rate reduction off (RFC 6937; fast recovery then sends while the
+    /// pipe is below cwnd).
+    #[arg(long)]
+    pub no_prr: bool,
+    /// Turn tail loss probes off (RFC 8985 §7).
+    #[arg(long)]
+    pub no_tlp: bool,
     /// Delayed ACKs (every second segment or 40 ms).
     #[arg(long)]
     pub delayed_ack: bool,

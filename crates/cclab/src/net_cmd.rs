@@ -325,6 +325,7 @@ fn write_out(dir: &std::path::Path, cfg: &ClientConfig, reports: &[StreamReport]
                 segments_sent: r.segments_sent,
                 retransmits: r.retransmits,
                 timeouts: r.timeouts,
+                tail_timeouts: 0,
                 loss_episodes: 0,
                 rtt_ms: Dist { min: r.rtt_min_ms.unwrap_or(0.0), mean: rtt, p95: 0.0, max: 0.0 },
                 completion_time_s: None,

@@ -69,6 +69,12 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if a.no_sack {
         d.sack = Some(false);
     }
+    if a.no_prr {
+        d.prr = Some(false);
+    }
+    if a.no_tlp {
+        d.tlp = Some(false);
+    }
     if a.delayed_ack {
         d.delayed_ack = Some(true);
     }
@@ -329,4 +335,21 @@ fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_prr_and_no_tlp_reach_every_flows_sender() {
+        let sender = |a: RunArgs| {
+            let Ok(s) = flags_scenario(&RunArgs { cc: Some("reno,cubic".into()), ..a }) else { panic!("flags refused") };
+            let cfg = s.resolve().unwrap();
+            cfg.flows.iter().map(|f| (f.sender.prr, f.sender.tlp)).collect::<Vec<_>>()
+        };
+        assert_eq!(sender(RunArgs::default()), [(true, true); 2]);
+        assert_eq!(sender(RunArgs { no_prr: true, ..RunArgs::default() }), [(false, true); 2]);
+        assert_eq!(sender(RunArgs { no_tlp: true, ..RunArgs::default() }), [(true, false); 2]);
+    }
 }

@@ -15,6 +15,8 @@
 //!
 //! [defaults]                  # applies to every flow
 //! rtt = "100ms"
+//! prr = true                  # proportional rate reduction (RFC 6937)
+//! tlp = true                  # tail loss probes (RFC 8985 §7)
 //!
 //! [[flows]]
 //! cc = "newreno"
@@ -249,6 +251,10 @@ pub struct FlowSpec {
     pub size: Option<SizeArg>,
     pub mss: Option<u64>,
     pub sack: Option<bool>,
+    /// Proportional rate reduction in SACK fast recovery (RFC 6937; default on, as Linux).
+    pub prr: Option<bool>,
+    /// Tail loss probes (RFC 8985 §7; default on with SACK, as Linux).
+    pub tlp: Option<bool>,
     pub delayed_ack: Option<bool>,
     pub initial_window: Option<u32>,
     pub rwnd: Option<SizeArg>,
@@ -264,7 +270,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate)
     }
 }
 
@@ -359,6 +365,8 @@ impl Scenario {
                 size: f.sender.data_limit.map(|b| SizeArg(b, format!("{b}B"))),
                 mss: Some(f.sender.mss),
                 sack: Some(f.sender.sack),
+                prr: Some(f.sender.prr),
+                tlp: Some(f.sender.tlp),
                 delayed_ack: Some(f.delayed_ack),
                 initial_window: Some(f.sender.initial_window),
                 rwnd: Some(SizeArg(f.sender.rwnd, format!("{}B", f.sender.rwnd))),
@@ -538,6 +546,8 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
         sender.min_rto = t.0;
     }
     sender.sack = f.sack.unwrap_or(true);
+    sender.prr = f.prr.unwrap_or(true);
+    sender.tlp = f.tlp.unwrap_or(true);
     sender.pace_window = f.pacing.unwrap_or(false);
     sender.ecn = f.ecn.unwrap_or(false);
     sender.data_limit = f.size.as_ref().map(|s| s.0);
@@ -582,11 +592,13 @@ rtt = "120ms"
 start = "5s"
 size = "1MB"
 sack = false
+tlp = false
 "#,
             "s.toml",
         )
         .unwrap();
         let c = s.resolve().unwrap();
+        assert!(c.flows[0].sender.prr && c.flows[0].sender.tlp && !c.flows[2].sender.tlp);
         assert_eq!(c.seed, 7);
         assert_eq!(c.flows.len(), 3);
         assert_eq!(c.flows[0].rtt, Time::from_millis(60));

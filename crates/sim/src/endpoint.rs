@@ -33,6 +33,8 @@ pub struct FlowCounters {
     pub bytes_sent: Bytes,
     pub retransmits: u64,
     pub timeouts: u64,
+    /// Timeouts with no loss known yet (TCP's Open state); 0 for datagram protocols.
+    pub tail_timeouts: u64,
     /// Loss recovery episodes (TCP) or congestion events (datagram rate control).
     pub loss_episodes: u64,
     /// Payload delivered, each byte once.
@@ -232,6 +234,7 @@ impl Endpoint {
                     bytes_sent: s.bytes_sent,
                     retransmits: s.retransmits,
                     timeouts: s.timeouts,
+                    tail_timeouts: s.tail_timeouts,
                     loss_episodes: s.loss_episodes,
                     bytes_delivered: s.bytes_delivered,
                 }
@@ -246,6 +249,7 @@ impl Endpoint {
                     bytes_sent: s.bytes_sent,
                     retransmits: s.retransmits,
                     timeouts: s.timeouts,
+                    tail_timeouts: 0,
                     loss_episodes: s.congestion_events,
                     bytes_delivered: data_limit.map_or(received, |d| received.min(d)),
                 }

@@ -45,6 +45,10 @@ pub struct FlowSummary {
     pub segments_sent: u64,
     pub retransmits: u64,
     pub timeouts: u64,
+    /// Of `timeouts`, those that fired with no loss known yet (TCP's Open state): lost tails,
+    /// which tail loss probes repair.
+    #[serde(default)]
+    pub tail_timeouts: u64,
     pub loss_episodes: u64,
     pub rtt_ms: Dist,
     /// When a sized transfer was fully acknowledged (flow completion time from its start).
@@ -242,6 +246,7 @@ impl RunResult {
                     segments_sent: st.segments_sent,
                     retransmits: st.retransmits,
                     timeouts: st.timeouts,
+                    tail_timeouts: st.tail_timeouts,
                     loss_episodes: st.loss_episodes,
                     rtt_ms: Dist::from_hist(&f.rtt_us, 1e-3),
                     completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),

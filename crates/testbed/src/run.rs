@@ -214,6 +214,8 @@ fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSumm
         segments_sent: info.data_segs_out as u64,
         retransmits: info.total_retrans as u64,
         timeouts: r.timeouts(),
+        // TCP_INFO does not say in which state an RTO fired.
+        tail_timeouts: 0,
         loss_episodes: r.loss_episodes,
         // The smoothed RTT at each sample (TCP_INFO gives no per-ACK samples).
         rtt_ms: Dist::from_hist(&r.srtt_us, 1e-3),

@@ -405,6 +405,12 @@ impl CongestionControl for Bbr {
         "bbr"
     }
 
+    /// BBR sets its window in recovery itself (packet conservation, then the saved cwnd), as
+    /// Linux's `cong_control` hook does: no PRR on top.
+    fn sets_recovery_window(&self) -> bool {
+        true
+    }
+
     /// `bbr_main`: update the model (bandwidth, ACK aggregation, gain cycle, full pipe, drain,
     /// min_rtt and PROBE_RTT), then the pacing rate and cwnd.
     fn on_feedback(&mut self, fb: &Feedback, ctx: &mut Ctx) {

@@ -876,6 +876,12 @@ impl CongestionControl for Bbr3 {
         "bbr3"
     }
 
+    /// BBR sets its window in recovery itself (packet conservation, then the saved cwnd), as
+    /// Linux's `cong_control` hook does: no PRR on top.
+    fn sets_recovery_window(&self) -> bool {
+        true
+    }
+
     /// `UpdateOnACK()` (§5.2.3): model and state, then pacing rate and cwnd.
     fn on_feedback(&mut self, fb: &Feedback, ctx: &mut Ctx) {
         let now = ctx.now;

@@ -59,6 +59,10 @@ impl CongestionControl for Tahoe {
     fn fast_recovery(&self) -> FastRecovery {
         FastRecovery::Reno
     }
+    /// Tahoe has no fast recovery to pace: every loss restarts slow start from one segment.
+    fn sets_recovery_window(&self) -> bool {
+        true
+    }
 }
 
 

@@ -1,16 +1,19 @@
 //! The sans-I/O TCP transport under every controller: the sender core (sent-packet records,
-//! RFC 6298 RTO, RFC 6675 SACK scoreboard, RFC 6582 partial ACKs, the delivery-rate sampler,
-//! ECN accounting, the pacer) and the receiver (cumulative and SACK ACKs, delayed ACKs).
+//! RFC 6298 RTO, RFC 6675 SACK scoreboard, RFC 6582 partial ACKs, RACK and tail loss probes
+//! (RFC 8985), proportional rate reduction (RFC 6937), the delivery-rate sampler, ECN
+//! accounting, the pacer) and the receiver (cumulative and SACK ACKs, delayed ACKs).
 //!
 //! Both the simulator's endpoints and, later, a real UDP transport own one, so an algorithm
 //! behaves the same in both. Sequence numbers count segments; every segment carries `mss`
 //! payload bytes except possibly the last of a finite transfer.
 
 pub mod pacer;
+pub mod prr;
 pub mod rack;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;
+pub mod tlp;
 
 pub use receiver::{Receiver, ReceiverConfig};
 pub use sender::{SenderConfig, SenderCore, SenderStats, Transmit};

@@ -15,6 +15,13 @@
 //!   transmit (RFC 3042), since SACKed or duplicate-ACKed segments leave the pipe at once.
 //! - **Retransmission timer** (RFC 6298, [`RttEstimator`]): on expiry every un-SACKed segment is
 //!   marked lost and resent in order as the window allows (go-back-N over the holes).
+//! - **Proportional rate reduction** (RFC 6937, [`Prr`]): in SACK fast recovery the segments
+//!   sent per ACK follow `prr_delivered`, `prr_out` and the controller's target window, unless
+//!   the controller sets its own window in recovery (BBR, as Linux's `cong_control`).
+//! - **Tail loss probes** (RFC 8985 §7, [`Tlp`]): in the Open state with data outstanding, a
+//!   probe segment goes out when no ACK has come for about two round trips, so that a lost
+//!   tail is repaired by fast recovery instead of the RTO. Its timer is one more deadline in
+//!   [`SenderCore::next_timer`].
 //! - **Delivery-rate sampling** (Linux `tcp_rate.c`): each segment remembers the connection's
 //!   delivered count and times when it was sent; the most recently sent segment that an ACK
 //!   delivers closes a sample over `max(send interval, ACK interval)`.
@@ -22,7 +29,9 @@
 //!   for Linux-style pacing at `2·cwnd/srtt` in slow start and `1.2·cwnd/srtt` after.
 
 use super::pacer::Pacer;
+use super::prr::{Prr, ReductionBound};
 use super::rack::Rack;
+use super::tlp::{Probe, ProbeOutcome, Tlp};
 use super::rtt::RttEstimator;
 use super::{Ack, SackBlock};
 use crate::config::{Cc, CcConfig};
@@ -49,6 +58,12 @@ pub struct SenderConfig {
     pub limited_transmit: bool,
     /// RACK time-based loss detection (RFC 8985), on with SACK as in Linux.
     pub rack: bool,
+    /// Proportional rate reduction (RFC 6937) in SACK fast recovery, on as in Linux. Off: send
+    /// while the pipe is below the controller's window (RFC 6675's rule, except that the fast
+    /// retransmit too waits for the pipe to fall below it).
+    pub prr: bool,
+    /// Tail loss probes (RFC 8985 §7), with SACK, on as in Linux (`tcp_early_retrans` = 3).
+    pub tlp: bool,
     /// The receiver's advertised window in bytes.
     pub rwnd: Bytes,
     /// Pace window-based flows too (Linux `sk_pacing_rate` ratios 200 % / 120 %).
@@ -71,6 +86,8 @@ impl Default for SenderConfig {
             dupthresh: 3,
             limited_transmit: true,
             rack: true,
+            prr: true,
+            tlp: true,
             rwnd: 64 << 20,
             pace_window: false,
             ecn: false,
@@ -123,6 +140,9 @@ pub struct SenderStats {
     pub retransmits: u64,
     pub retransmitted_bytes: Bytes,
     pub timeouts: u64,
+    /// Of `timeouts`, those that fired with no loss known (Open or CWR state): a lost tail of
+    /// the flight, which tail loss probes exist to repair.
+    pub tail_timeouts: u64,
     /// Recovery episodes entered (fast recovery or RTO), each counted once.
     pub loss_episodes: u64,
     /// Segments declared lost.
@@ -132,6 +152,10 @@ pub struct SenderStats {
     pub ece_acks: u64,
     /// Window reductions caused by ECN echoes.
     pub ecn_reductions: u64,
+    /// Tail loss probes sent (Linux `TCPLossProbes`).
+    pub tlp_probes: u64,
+    /// Probe episodes that repaired a loss (Linux `TCPLossProbeRecovery`).
+    pub tlp_recoveries: u64,
 }
 
 /// A segment to put on the wire.
@@ -224,6 +248,11 @@ pub struct SenderCore {
     prev_sack: [SackBlock; super::MAX_SACK_BLOCKS],
     prev_n_sack: usize,
     rack: Rack,
+    /// Proportional rate reduction, while it governs a fast recovery.
+    prr: Option<Prr>,
+    /// The window PRR allows in segments (Linux writes `pipe + sndcnt` into `snd_cwnd`).
+    prr_window: u64,
+    tlp: Tlp,
     rtt: RttEstimator,
     rto_deadline: Option<Time>,
     rate: RateState,
@@ -272,6 +301,9 @@ impl SenderCore {
             prev_sack: Default::default(),
             prev_n_sack: 0,
             rack: Rack::default(),
+            prr: None,
+            prr_window: 0,
+            tlp: Tlp::default(),
             rto_deadline: None,
             rate: RateState::default(),
             pacer: Pacer::default(),
@@ -411,13 +443,35 @@ impl SenderCore {
         c
     }
 
+    /// The receiver's window in segments.
+    fn rwnd_segments(&self) -> u64 {
+        (self.cfg.rwnd / self.cfg.mss).max(1)
+    }
+
     /// The effective window in segments: `min(cwnd, rwnd)`.
     fn window_segments(&self, c: &Control) -> u64 {
-        let rwnd = (self.cfg.rwnd / self.cfg.mss).max(1);
+        let rwnd = self.rwnd_segments();
         match c.cwnd {
             Some(cwnd) => (cwnd / self.cfg.mss).max(1).min(rwnd),
             None => rwnd,
         }
+    }
+
+    /// The window the sender fills, in segments: PRR's during a fast recovery it governs,
+    /// else `min(cwnd, rwnd)`.
+    fn send_window(&self, c: &Control) -> u64 {
+        match self.prr {
+            Some(_) if self.state == RecoveryState::Recovery => {
+                self.prr_window.min(self.rwnd_segments())
+            }
+            _ => self.window_segments(c),
+        }
+    }
+
+    /// Whether PRR governs a fast recovery: SACK on, PRR on, and a window-based controller
+    /// that leaves its recovery window to the sender (Linux: no `cong_control` hook).
+    fn prr_applies(&self) -> bool {
+        self.cfg.prr && self.cfg.sack && !self.cc.sets_recovery_window() && self.cc.control().cwnd.is_some()
     }
 
     /// The next segment to send if the window allows: the lowest lost segment not yet
@@ -435,18 +489,24 @@ impl SenderCore {
             }
             self.retx_hint = self.snd_nxt;
         }
-        let rwnd_segs = (self.cfg.rwnd / self.cfg.mss).max(1);
-        if self.snd_nxt < self.total_segs && self.snd_nxt - self.snd_una < rwnd_segs {
-            return Some((self.snd_nxt, false));
-        }
-        None
+        self.new_data_allowed().then_some((self.snd_nxt, false))
+    }
+
+    /// A new segment remains and the receiver window has room for it.
+    fn new_data_allowed(&self) -> bool {
+        self.snd_nxt < self.total_segs && self.snd_nxt - self.snd_una < self.rwnd_segments()
     }
 
     /// Whether the sender has a segment it may send now, ignoring pacing; and if it is
     /// blocked only by pacing, when it may send.
     pub fn poll_transmit(&mut self, now: Time) -> Option<Transmit> {
         let c = self.control();
-        if self.in_flight() >= self.window_segments(&c) {
+        if let Some(probe) = self.tlp.pending.take() {
+            if let Some(t) = self.send_probe(now, probe, &c) {
+                return Some(t);
+            }
+        }
+        if self.in_flight() >= self.send_window(&c) {
             return None;
         }
         let (seq, is_retx) = self.next_segment()?;
@@ -463,14 +523,14 @@ impl SenderCore {
     /// Whether the window and the data would let a segment out (ignoring pacing).
     pub fn has_sendable(&mut self) -> bool {
         let c = self.control();
-        self.in_flight() < self.window_segments(&c) && self.next_segment().is_some()
+        self.tlp.pending.is_some() || (self.in_flight() < self.send_window(&c) && self.next_segment().is_some())
     }
 
     /// When the pacer will let the next segment out, if the sender is waiting only for it.
     pub fn next_send_time(&mut self, now: Time) -> Option<Time> {
         let c = self.control();
         let rate = c.pacing_rate.filter(|r| r.bytes_per_sec() > 0.0)?;
-        if self.in_flight() >= self.window_segments(&c) {
+        if self.in_flight() >= self.send_window(&c) {
             return None;
         }
         let (seq, _) = self.next_segment()?;
@@ -512,6 +572,11 @@ impl SenderCore {
             }
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
+            if seq == self.snd_una {
+                // tcp_xmit_retransmit_queue: retransmitting the head restarts the RTO, so the
+                // retransmission has a full RTO for its own ACK (or for RACK to find it lost).
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
         } else {
             debug_assert_eq!(seq, self.snd_nxt);
             self.segs.push_back(rec);
@@ -526,6 +591,13 @@ impl SenderCore {
         }
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        if let Some(prr) = &mut self.prr {
+            prr.on_send(1);
+        }
+        if !is_retx {
+            // tcp_write_xmit: sending new data (re)schedules the loss probe.
+            self.arm_probe(now);
         }
         self.last_send = Some(now);
         // Application-limited: nothing more to send although the window would allow it.
@@ -542,10 +614,51 @@ impl SenderCore {
         cc.on_sent(&sent, &mut ctx);
     }
 
-    /// The earliest time the sender needs [`on_timer`](Self::on_timer): the RTO or a
-    /// controller timer.
+    /// Arms (or re-arms) the tail loss probe if the sender is where Linux probes: SACK on, data
+    /// outstanding, Open or CWR (`tcp_schedule_loss_probe`); otherwise stops it.
+    fn arm_probe(&mut self, now: Time) {
+        let eligible = self.cfg.tlp
+            && self.cfg.sack
+            && self.packets_out() > 0
+            && matches!(self.state, RecoveryState::Open | RecoveryState::Cwr);
+        if eligible {
+            let srtt = self.rtt.stats().srtt;
+            self.tlp.arm(now, srtt, self.packets_out(), self.cfg.min_rto, self.rto_deadline);
+        } else {
+            self.tlp.deadline = None;
+        }
+    }
+
+    /// RFC 8985 §7.3 (`tcp_send_loss_probe`): one segment whatever the congestion window says,
+    /// new data if the receiver window allows, else the highest outstanding segment again.
+    fn send_probe(&mut self, now: Time, probe: Probe, c: &Control) -> Option<Transmit> {
+        let (seq, is_retx) = match probe {
+            Probe::NewData if self.new_data_allowed() => (self.snd_nxt, false),
+            Probe::NewData => (self.highest_unsacked()?, true),
+            Probe::Retransmit(seq) => {
+                let current = seq >= self.snd_una && seq < self.snd_nxt && self.seg(seq).flags & (SACKED | RETRANS) == 0;
+                (if current { seq } else { self.highest_unsacked()? }, true)
+            }
+        };
+        let len = self.seg_len(seq);
+        let high = if is_retx { self.snd_nxt } else { self.snd_nxt + 1 };
+        self.tlp.on_probe_sent(high, is_retx);
+        self.stats.tlp_probes += 1;
+        self.on_transmit(now, seq, len, is_retx, c);
+        // tcp_send_loss_probe re-arms the RTO a full RTO from the probe.
+        self.rto_deadline = Some(now + self.rtt.rto());
+        Some(Transmit { seq, len, is_retransmission: is_retx, ecn_capable: self.cfg.ecn })
+    }
+
+    /// The highest outstanding segment that is neither SACKed nor already being retransmitted.
+    fn highest_unsacked(&self) -> Option<u64> {
+        (self.snd_una..self.snd_nxt).rev().find(|&q| self.seg(q).flags & (SACKED | RETRANS) == 0)
+    }
+
+    /// The earliest time the sender needs [`on_timer`](Self::on_timer): the RTO, the tail loss
+    /// probe, RACK's reorder timer or a controller timer.
     pub fn next_timer(&self) -> Option<Time> {
-        [self.rto_deadline, self.cc.next_timer(), self.rack.timer].into_iter().flatten().min()
+        [self.rto_deadline, self.cc.next_timer(), self.rack.timer, self.tlp.deadline].into_iter().flatten().min()
     }
 
     pub fn on_timer(&mut self, now: Time) {
@@ -566,6 +679,26 @@ impl SenderCore {
                 fb.delivered = self.rate.delivered;
                 let (cc, mut ctx) = self.ctx(now);
                 cc.on_feedback(&fb, &mut ctx);
+                if fb.new_episode {
+                    // tcp_rack_reo_timeout: entering recovery counts one segment delivered.
+                    self.prr_update(1, false);
+                }
+            }
+        }
+        if self.tlp.deadline.is_some_and(|t| t <= now) {
+            // The probe timeout fired (it is never later than the RTO, which a probe re-arms).
+            self.tlp.deadline = None;
+            if self.packets_out() > 0 && matches!(self.state, RecoveryState::Open | RecoveryState::Cwr) {
+                let new_data = self.snd_nxt < self.total_segs;
+                self.tlp.pending = match (new_data, self.highest_unsacked()) {
+                    (true, _) => Some(Probe::NewData),
+                    (false, Some(seq)) => Some(Probe::Retransmit(seq)),
+                    (false, None) => None,
+                };
+                if self.tlp.pending.is_some() {
+                    // The RTO restarts from the probe, which the driver sends next.
+                    self.rto_deadline = Some(now + self.rtt.rto());
+                }
             }
         }
         if let Some(deadline) = self.rto_deadline {
@@ -583,6 +716,9 @@ impl SenderCore {
             return;
         }
         self.stats.timeouts += 1;
+        if matches!(self.state, RecoveryState::Open | RecoveryState::Cwr) {
+            self.stats.tail_timeouts += 1;
+        }
         if self.state == RecoveryState::Open {
             self.stats.loss_episodes += 1;
         }
@@ -613,6 +749,8 @@ impl SenderCore {
         self.rack.retransmissions.clear();
         self.rack.timer = None;
         self.rack.scan = self.snd_nxt;
+        self.prr = None;
+        self.tlp.reset();
         self.state = RecoveryState::Loss;
         self.recovery_point = self.snd_nxt;
         self.rtt.on_timeout();
@@ -690,6 +828,10 @@ impl SenderCore {
             let holes = self.lost_out.max(1).min(self.packets_out());
             self.sacked_out = self.sacked_out.min(self.packets_out() - holes);
         }
+        // The tail loss probe's outcome (tcp_process_tlp_ack), before loss detection as in Linux.
+        if self.tlp.on_ack(ack.cum_ack, !advanced && fb.acked_packets == 0) == ProbeOutcome::Repaired {
+            self.tlp_repaired(&mut fb);
+        }
 
         // 3. RTT sample, from the timestamp echo as Linux takes it with TCP timestamps
         // (RFC 7323 §4): the echo names the transmission that triggered this ACK, so a
@@ -709,6 +851,7 @@ impl SenderCore {
                 !self.cfg.sack && flavor == FastRecovery::Reno && advanced && self.state == RecoveryState::Recovery;
             if self.snd_una >= self.recovery_point || reno_exit {
                 self.state = RecoveryState::Open;
+                self.prr = None;
                 fb.recovery_ended = true;
             }
         }
@@ -771,16 +914,50 @@ impl SenderCore {
         fb.delivered = self.rate.delivered;
         fb.prior_delivered = rate_cand.map_or(0, |c| c.seg.delivered);
 
-        // 8. Retransmission timer (RFC 6298 §5.2–5.3).
+        // 8. Retransmission timer (RFC 6298 §5.2–5.3), and the loss probe's (tcp_set_xmit_timer:
+        // an ACK of new data re-arms it; leaving the Open state stops it).
         if self.packets_out() == 0 {
             self.rto_deadline = None;
         } else if advanced {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
+        if advanced || self.packets_out() == 0 || !matches!(self.state, RecoveryState::Open | RecoveryState::Cwr) {
+            self.arm_probe(now);
+        }
 
         let (cc, mut ctx) = self.ctx(now);
         cc.on_feedback(&fb, &mut ctx);
+        // 9. Proportional rate reduction (tcp_cwnd_reduction), with the target the controller
+        // has just set.
+        self.prr_update(fb.acked_packets as u64, advanced && fb.lost_packets == 0);
         fb
+    }
+
+    /// RFC 6937 on one ACK (or RACK timer) in fast recovery: the window becomes
+    /// `pipe + sndcnt`. An ACK that delivers nothing leaves it as it was (Linux).
+    fn prr_update(&mut self, delivered: u64, safe_ack: bool) {
+        if self.state != RecoveryState::Recovery || delivered == 0 || self.prr.is_none() {
+            return;
+        }
+        let ssthresh = self.window_segments(&self.control());
+        let pipe = self.in_flight();
+        if let Some(prr) = &mut self.prr {
+            self.prr_window = pipe + prr.on_ack(delivered, pipe, ssthresh, safe_ack);
+        }
+    }
+
+    /// A retransmitted loss probe repaired a lost segment (RFC 8985 §7.4): the controller
+    /// reduces once for it, and the sender stays Open (Linux enters CWR and leaves it at once).
+    fn tlp_repaired(&mut self, fb: &mut Feedback) {
+        self.stats.tlp_recoveries += 1;
+        fb.lost_packets += 1;
+        fb.lost_bytes += self.cfg.mss;
+        self.stats.lost_segments += 1;
+        self.rate.lost += self.cfg.mss;
+        if self.state == RecoveryState::Open {
+            fb.new_episode = true;
+            self.stats.loss_episodes += 1;
+        }
     }
 
     /// Reports `newly_lost` segments (first losses and lost retransmissions) in `fb` and opens
@@ -797,17 +974,27 @@ impl SenderCore {
         // (RFC 6582 §3.2 step 1); during an ECN reduction the window was already cut.
         match self.state {
             RecoveryState::Open => {
-                self.state = RecoveryState::Recovery;
-                self.recovery_point = self.snd_nxt;
                 fb.new_episode = true;
-                self.stats.loss_episodes += 1;
+                self.enter_recovery();
             }
-            RecoveryState::Cwr => {
-                self.state = RecoveryState::Recovery;
-                self.recovery_point = self.snd_nxt;
-                self.stats.loss_episodes += 1;
-            }
+            RecoveryState::Cwr => self.enter_recovery(),
             _ => {}
+        }
+    }
+
+    /// Fast recovery begins (tcp_enter_recovery): PRR starts from the window before the
+    /// controller's reduction (tcp_init_cwnd_reduction's `prior_cwnd`) and the loss probe stops.
+    fn enter_recovery(&mut self) {
+        self.state = RecoveryState::Recovery;
+        self.recovery_point = self.snd_nxt;
+        self.stats.loss_episodes += 1;
+        self.tlp.reset();
+        self.prr = None;
+        if self.prr_applies() {
+            let prior = self.window_segments(&self.control());
+            self.prr = Some(Prr::start(ReductionBound::SafeAck, prior));
+            // Until the first ACK is counted: the fast retransmit may go.
+            self.prr_window = self.in_flight() + 1;
         }
     }
 
@@ -846,11 +1033,19 @@ impl SenderCore {
                 timer = Some(deadline);
                 break;
             }
-            // Lost again: it stays LOST and will be retransmitted once more.
-            self.seg_mut(seq).flags &= !RETRANS;
+            // Lost again: it stays LOST and will be retransmitted once more. A loss probe's
+            // retransmission of a segment not yet marked lost: both copies are now lost.
+            let s = self.seg_mut(seq);
+            s.flags &= !RETRANS;
+            let first_loss = s.flags & LOST == 0;
+            s.flags |= LOST;
             self.retrans_out -= 1;
             self.retx_hint = self.retx_hint.min(seq);
-            retx_lost += 1;
+            if first_loss {
+                self.lost_out += 1;
+            } else {
+                retx_lost += 1;
+            }
             self.rack.retransmissions.pop_front();
         }
         // Never-retransmitted segments, in sequence (and so send-time) order. Everything below
@@ -1050,5 +1245,148 @@ impl SenderCore {
             return Err("pipe exceeds outstanding segments".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::component_rng;
+
+    const MSS: Bytes = 1448;
+    fn ms(v: u64) -> Time {
+        Time::from_millis(v)
+    }
+    fn us(v: u64) -> Time {
+        Time::from_micros(v)
+    }
+
+    /// A NewReno sender on a 100 ms path whose first flight is `iw` segments.
+    fn sender(iw: u32, segments: Option<u64>, prr: bool, tlp: bool) -> SenderCore {
+        let cfg = SenderConfig { initial_window: iw, data_limit: segments.map(|n| n * MSS), prr, tlp, ..SenderConfig::default() };
+        let mut s = SenderCore::new(cfg, &CcConfig::from_name("newreno").unwrap(), component_rng(1, 1));
+        s.on_handshake(ms(100));
+        s
+    }
+
+    /// RFC 6937 §6's controller: a window that does not grow and halves once per episode.
+    #[derive(Clone)]
+    struct Halving {
+        cwnd: Bytes,
+    }
+
+    impl CongestionControl for Halving {
+        fn name(&self) -> &'static str {
+            "halving"
+        }
+        fn on_feedback(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
+            if fb.new_episode {
+                self.cwnd /= 2;
+            }
+        }
+        fn control(&self) -> Control {
+            Control { cwnd: Some(self.cwnd), pacing_rate: None, quantum: MSS }
+        }
+        fn snapshot(&self) -> Snapshot {
+            Snapshot { cwnd: Some(self.cwnd), ssthresh: None, pacing_rate: None, bw_estimate: None, min_rtt: None, state: "" }
+        }
+    }
+
+    fn send_all(s: &mut SenderCore, now: Time) -> Vec<Transmit> {
+        std::iter::from_fn(|| s.poll_transmit(now)).collect()
+    }
+
+    fn ack(cum: u64, sack: Option<(u64, u64)>, echo: Time) -> Ack {
+        let mut a = Ack { cum_ack: cum, echo: Some(echo), ..Ack::default() };
+        if let Some((start, end)) = sack {
+            a.sack[0] = SackBlock { start, end };
+            a.n_sack = 1;
+        }
+        a
+    }
+
+    /// RFC 6937 §6's first example through the real sender: 20 segments out, segment 0 lost,
+    /// ACK k SACKs 1..=k. With PRR the sender sends one segment for every two delivered
+    /// (the fast retransmit, then new data on every second ACK). With PRR off the sender keeps
+    /// its rule of sending while `pipe < cwnd`: silent until the pipe falls below the halved
+    /// window, the fast retransmit included (RFC 6675 would send that at once), then one per ACK.
+    #[test]
+    fn prr_spreads_recovery_sends_over_the_round_trip_and_rfc6675_bunches_them() {
+        let pattern = |prr: bool| {
+            let cfg = SenderConfig { prr, ..SenderConfig::default() };
+            let mut s = SenderCore::with_controller(cfg, Cc::Custom(Box::new(Halving { cwnd: 20 * MSS })), component_rng(1, 1));
+            s.on_handshake(ms(100));
+            assert_eq!(send_all(&mut s, Time::ZERO).len(), 20);
+            let sent: Vec<usize> = (1..20)
+                .map(|k| {
+                    let now = ms(100) + us(100 * k);
+                    s.on_ack(now, &ack(0, Some((1, k + 1)), Time::ZERO));
+                    s.check_invariants().unwrap();
+                    send_all(&mut s, now).len()
+                })
+                .collect();
+            assert_eq!(s.stats().timeouts, 0);
+            sent
+        };
+        assert_eq!(pattern(true), [1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0]);
+        // pipe < cwnd: limited transmit, silence while pipe ≥ cwnd = 10, then one per ACK.
+        assert_eq!(pattern(false), [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    }
+
+    /// A lost tail (the last four of 20 segments): without TLP only the RTO (SRTT + 200 ms)
+    /// finds it; with TLP a probe of the last segment goes out 2·SRTT + 2 ms after the last
+    /// ACK, its SACK lets RACK mark the other three lost, and fast recovery repairs them.
+    #[test]
+    fn a_tail_loss_is_probed_after_two_srtt_and_repaired_without_a_timeout() {
+        for tlp in [true, false] {
+            let mut s = sender(20, Some(20), true, tlp);
+            assert_eq!(send_all(&mut s, Time::ZERO).len(), 20);
+            let t_ack = ms(100);
+            s.on_ack(t_ack, &ack(16, None, Time::ZERO));
+            assert!(send_all(&mut s, t_ack).is_empty());
+            let fire = s.next_timer().unwrap();
+            s.on_timer(fire);
+            let out = send_all(&mut s, fire);
+            if !tlp {
+                assert_eq!(fire, t_ack + s.rtt.base_rto());
+                assert_eq!(s.stats().timeouts, 1);
+                continue;
+            }
+            // SRTT is 100 ms (handshake and ACK agree): PTO = 2·100 ms + 2 ms.
+            assert_eq!(fire, t_ack + ms(202));
+            assert_eq!(out, [Transmit { seq: 19, len: MSS, is_retransmission: true, ecn_capable: false }]);
+            assert_eq!((s.stats().tlp_probes, s.stats().timeouts), (1, 0));
+            // The probe's SACK: RACK finds 16-18 lost (sent before 19, older than RTT + reo_wnd).
+            // PRR with the pipe emptied: one segment for the SACK (it does not advance snd.una),
+            // then two for the next ACK, which does (Linux's slow-start reduction bound).
+            let t = fire + ms(100);
+            s.on_ack(t, &ack(16, Some((19, 20)), fire));
+            assert_eq!(s.recovery_state(), RecoveryState::Recovery);
+            let seqs = |v: Vec<Transmit>| v.iter().map(|x| x.seq).collect::<Vec<u64>>();
+            assert_eq!(seqs(send_all(&mut s, t)), [16]);
+            s.on_ack(t + ms(100), &ack(17, Some((19, 20)), t));
+            assert_eq!(seqs(send_all(&mut s, t + ms(100))), [17, 18]);
+            s.on_ack(t + ms(200), &ack(20, None, t + ms(100)));
+            assert!(s.is_complete());
+            assert_eq!(s.stats().timeouts, 0);
+            s.check_invariants().unwrap();
+        }
+    }
+
+    /// With new data waiting the probe sends it, not a retransmission, even with the window full;
+    /// one probe per episode.
+    #[test]
+    fn the_probe_prefers_new_data_and_goes_once() {
+        let mut s = sender(10, None, true, true);
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+        let fire = s.next_timer().unwrap();
+        // Before any ACK the PTO is 2·SRTT + 2 ms from the last transmission, under the 300 ms RTO.
+        assert_eq!(fire, ms(202));
+        s.on_timer(fire);
+        let out = send_all(&mut s, fire);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].is_retransmission), (10, false));
+        // No second probe: the next timer is the RTO, a full RTO after the probe.
+        assert_eq!(s.next_timer(), Some(fire + s.rto()));
     }
 }
