@@ -247,13 +247,6 @@ impl CongestionControl for Cc {
         dispatch!(self, c => c.on_idle_restart(ctx))
     }
     #[inline]
-    fn next_timer(&self) -> Option<crate::units::Time> {
-        dispatch!(self, c => c.next_timer())
-    }
-    fn on_timer(&mut self, ctx: &mut Ctx) {
-        dispatch!(self, c => c.on_timer(ctx))
-    }
-    #[inline]
     fn control(&self) -> Control {
         dispatch!(self, c => c.control())
     }

@@ -95,9 +95,6 @@ pub struct Feedback {
     /// One-way (forward) delay of the packet that triggered this feedback, if the receiver
     /// stamps it (needed by TCP-LP).
     pub one_way_delay: Option<Time>,
-    /// The receiver's reported arrival rate and link-capacity estimate (UDT, TFRC).
-    pub receiver_rate: Option<Rate>,
-    pub receiver_capacity: Option<Rate>,
     /// The ACK was a duplicate (did not advance the cumulative ACK).
     pub is_dupack: bool,
 }
@@ -223,12 +220,6 @@ pub trait CongestionControl {
     fn on_spurious_loss(&mut self, _ctx: &mut Ctx) {}
     /// The sender starts again after an idle period longer than an RTO (RFC 5681 §4.1).
     fn on_idle_restart(&mut self, _ctx: &mut Ctx) {}
-    /// When the controller wants [`on_timer`](Self::on_timer) called (UDT's SYN interval, nmap).
-    fn next_timer(&self) -> Option<Time> {
-        None
-    }
-    fn on_timer(&mut self, _ctx: &mut Ctx) {}
-
     fn control(&self) -> Control;
     fn snapshot(&self) -> Snapshot;
 

@@ -656,18 +656,13 @@ impl SenderCore {
     }
 
     /// The earliest time the sender needs [`on_timer`](Self::on_timer): the RTO, the tail loss
-    /// probe, RACK's reorder timer or a controller timer.
+    /// probe or RACK's reorder timer. (Window-based controllers need no timer of their own:
+    /// the rate-based protocols, which do, are datagram senders with their own timers.)
     pub fn next_timer(&self) -> Option<Time> {
-        [self.rto_deadline, self.cc.next_timer(), self.rack.timer, self.tlp.deadline].into_iter().flatten().min()
+        [self.rto_deadline, self.rack.timer, self.tlp.deadline].into_iter().flatten().min()
     }
 
     pub fn on_timer(&mut self, now: Time) {
-        if let Some(t) = self.cc.next_timer() {
-            if t <= now {
-                let (cc, mut ctx) = self.ctx(now);
-                cc.on_timer(&mut ctx);
-            }
-        }
         if self.rack.timer.is_some_and(|t| t <= now) {
             // RFC 8985 §6.3: the reorder timer expired; look again.
             self.rack.timer = None;
