@@ -27,6 +27,18 @@
 //!
 //! Slow start ends by HyStart (ACK train longer than half the minimum RTT, or the round's
 //! minimum RTT above `delay_min + delay_min/8`), as Linux's CDG does it.
+//!
+//! **On a long path the delay backoff usually ends slow start first, as in Linux** (issue 16,
+//! item 5). `tcp_cdg_cong_avoid` takes the gradient step in slow start too. Each doubling
+//! round's burst queues a little more than the last (2.9 ms, then 0.3 ms more on 40 Mbit/s,
+//! 100 ms), and while the gradient window fills, `tcp_cdg_grad` extrapolates the sum by
+//! `window/tail`: the first gradient counts 8 times, about 23 ms, so the backoff probability
+//! `1 − e^(−23 000·42/10⁶)` is about 0.63 at the end of the second round, and about 0.42 at
+//! the third (two gradients, 3.2 ms, extrapolated by 8/2). Slow start thus ends by the third
+//! round, near 40 packets (28 after the 0.707 backoff), with probability about
+//! 1 − 0.37·0.58 ≈ 0.79, then Reno's one
+//! packet per RTT takes about 30 s to the 333-packet BDP. This is Linux's law on a path far
+//! longer than the data-centre and access links CDG was tuned on; cclab keeps it.
 
 use super::vegas_core::{restart_round, Phase, Shell};
 use crate::controller::*;
@@ -382,6 +394,10 @@ impl crate::check::Validate for CdgConfig {
         // Linux tcp_cdg.c: a moving window of 1 to 256 rounds (its array is allocated),
         // backoff_beta a fraction of 1024, hystart_detect the bits 1 (ACK train) and 2 (delay).
         within("window", self.window, 1..=256)?;
+        // tcp_cdg_register refuses a window that is not a power of two (its ring index masks).
+        if !self.window.is_power_of_two() {
+            return Err(format!("window: {} is not a power of two (1, 2, 4, ..., 256), as Linux requires", self.window));
+        }
         within("backoff_beta", self.backoff_beta, 1..=1024)?;
         within("backoff_factor", self.backoff_factor, 1..=1_000_000)?;
         within("hystart_detect", self.hystart_detect, 0..=3)?;

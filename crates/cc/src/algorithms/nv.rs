@@ -35,6 +35,20 @@
 //! and the TSO/LRO heuristic that raises `nv_min_cwnd` when one ACK covers a whole round. The
 //! first min-RTT reset comes 2 s after the first RTT sample (Linux: after the connection's
 //! start).
+//!
+//! **Slow start on a long path ends early, as in Linux** (issue 16, item 5). While the window
+//! doubles, the rate a round measures is that of the packets the previous round sent, about
+//! half the current window, so `cwnd > max_win` holds once `cwnd/2 + pad < cwnd`, i.e. from
+//! 2·pad = 20 packets; the decision waits for `rtt_min_cnt` (2) rounds and
+//! `ssthresh_eval_min_calls` (30) samples, so NV leaves slow start at the third round, near 40
+//! packets (37 here after the 30 % cut), whatever the BDP. After that, with
+//! `nv_cwnd_growth_rate_pos` 0 ("fixed like Reno"), `tcpnv_cong_avoid` grows by
+//! `1/max(4, cwnd)` per ACK: one packet per RTT. On 40 Mbit/s and 100 ms (BDP 333 packets)
+//! that is (333 − 37)·0.1 s ≈ 30 s of ramp, and a lone NV flow uses about
+//! (30·(37 + 333)/(2·333) + 30)/60 ≈ 0.78 of the link over a minute: what
+//! `tcp_nv.c`'s own header warns of ("NV is only recommended for traffic within a data
+//! center", where 40 packets is the BDP). cclab follows Linux here; the paper's NV has no
+//! other slow-start rule to offer as a variant.
 
 use super::vegas_core::{Phase, Shell};
 use crate::controller::*;
