@@ -182,38 +182,26 @@ pub fn simulate_streaming(
     Ok(result)
 }
 
-/// Keys of a scenario that a `cclab run` flag sets directly, for naming the flag in an error
-/// about a value the user gave as a flag.
-const FLAG_KEYS: &[(&str, &str)] = &[
-    ("duration", "--duration"),
-    ("interval", "--interval"),
-    ("link.rate", "--rate"),
-    ("link.buffer", "--buffer"),
-    ("link.queue", "--queue"),
-    ("link.netem_reverse", "--netem-reverse"),
-    ("link.netem", "--netem"),
-    ("link.loss", "--loss"),
-    ("link.trace", "--trace-down"),
+/// Keys of a scenario that a `cclab run` flag sets directly, the flag, and whether the user
+/// gave it: for naming the flag in an error about a value given as a flag.
+const FLAG_KEYS: &[(&str, &str, fn(&RunArgs) -> bool)] = &[
+    ("duration", "--duration", |a| a.duration.is_some()),
+    ("interval", "--interval", |a| a.interval.is_some()),
+    ("link.rate", "--rate", |a| a.rate.is_some()),
+    ("link.buffer", "--buffer", |a| a.buffer.is_some()),
+    ("link.queue", "--queue", |a| a.queue.is_some()),
+    ("link.netem_reverse", "--netem-reverse", |a| a.netem_reverse.is_some()),
+    ("link.netem", "--netem", |a| a.netem.is_some()),
+    ("link.loss", "--loss", |a| a.loss.is_some()),
+    ("link.trace", "--trace-down", |a| a.trace_down.is_some()),
 ];
 
 /// `err` with its leading scenario key replaced by the flag that set it, when the user gave
 /// that flag (`link.netem: ...` becomes `--netem: ...`).
 fn name_flag(err: String, a: &RunArgs) -> String {
-    let given = |flag: &str| match flag {
-        "--duration" => a.duration.is_some(),
-        "--interval" => a.interval.is_some(),
-        "--rate" => a.rate.is_some(),
-        "--buffer" => a.buffer.is_some(),
-        "--queue" => a.queue.is_some(),
-        "--netem" => a.netem.is_some(),
-        "--netem-reverse" => a.netem_reverse.is_some(),
-        "--loss" => a.loss.is_some(),
-        "--trace-down" => a.trace_down.is_some(),
-        _ => false,
-    };
-    for (key, flag) in FLAG_KEYS {
+    for (key, flag, given) in FLAG_KEYS {
         if let Some(rest) = err.strip_prefix(key) {
-            if (rest.starts_with(':') || rest.starts_with('.') || rest.starts_with(' ')) && given(flag) {
+            if (rest.starts_with(':') || rest.starts_with('.') || rest.starts_with(' ')) && given(a) {
                 return format!("{flag}{rest}");
             }
         }

@@ -169,15 +169,6 @@ impl Simulation {
         self.now
     }
 
-    /// Runs to the end. `progress` is called now and then with the fraction of simulated
-    /// time done.
-    /// Runs to the end with a tap that sees every packet; returns the tap with the result.
-    pub fn run_with_tap(mut self, tap: Box<dyn Tap>, progress: impl FnMut(f64)) -> (RunResult, Box<dyn Tap>) {
-        self.tap = Some(tap);
-        let result = self.run_to_end(progress);
-        (result, self.tap.take().expect("the tap stays set during the run"))
-    }
-
     /// Runs to the end with the time series streamed to `sink` as it is sampled (the result
     /// then holds none), and an optional tap on every packet; returns both with the result.
     pub fn run_streaming(
