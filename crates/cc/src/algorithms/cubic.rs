@@ -105,7 +105,6 @@ impl CubicLaw {
         let cwnd = w.cwnd as f64 / mss as f64;
         self.w_max = if self.cfg.fast_convergence && cwnd < self.w_max { cwnd * (1.0 + self.cfg.beta) / 2.0 } else { cwnd };
         self.epoch = None;
-        self.hystart.reset();
         (w.cwnd as f64 * self.cfg.beta) as Bytes
     }
 }
@@ -172,6 +171,8 @@ impl AimdLaw for CubicLaw {
     }
 
     fn ssthresh_after_timeout(&mut self, w: &RenoWindow, mss: Bytes, _ctx: &Ctx) -> Bytes {
+        // Linux cubictcp_state(TCP_CA_Loss): HyStart starts over with a fresh delay_min.
+        self.hystart.reset();
         self.congestion(w, mss)
     }
 }
