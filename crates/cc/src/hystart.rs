@@ -6,10 +6,14 @@
 //! **HyStart** as Linux runs it: on every ACK that carries an RTT sample (`cubictcp_acked` returns
 //! on `rtt_us < 0`), `delay_min` (HyStart's own minimum RTT, forgotten after a timeout like
 //! Linux's `bictcp_reset` on `TCP_CA_Loss`) takes the sample; then, while in slow start with
-//! cwnd ≥ `hystart_low_window` (16) and no exit found yet, `hystart_update`:
+//! no exit found yet, `hystart_update`, whose two tests wait for cwnd ≥ `hystart_low_window` (16):
 //! - *Rounds* start when an ACK covers data sent after the previous round began
-//!   (`after(snd_una, end_seq)`); they are only counted while HyStart runs, so the first round
-//!   starts at the first ACK with cwnd ≥ 16.
+//!   (`after(snd_una, end_seq)`), from the first ACK on, so that a round begins with the first
+//!   ACK of a flight. From 2020 (commit 4e1fddc98d25) Linux counted rounds only once cwnd ≥ 16,
+//!   which put a round's start (and its first 8 delay samples) in the middle of a flight,
+//!   where the slow-start burst has already queued; commit 25c1a9ca53db ("tcp_cubic: fix
+//!   incorrect HyStart round start detection", 2025, backported to the stable kernels) restored
+//!   the reset on every round, and this follows it.
 //! - *ACK train*: an ACK within `hystart_ack_delta_us` (2 ms) of the last one in the train extends
 //!   it; the pipe is full when the train has lasted more than
 //!   `threshold = delay_min + hystart_ack_delay`, halved when the flow is not paced
@@ -216,7 +220,7 @@ impl Hystart {
         let delay = sample.max(Time::from_micros(1));
         let delay_min = self.delay_min.map_or(delay, |m| m.min(delay));
         self.delay_min = Some(delay_min);
-        if !self.cfg.hystart || self.found || cwnd_segments < self.cfg.hystart_low_window {
+        if !self.cfg.hystart || self.found {
             return SlowStart::Continue;
         }
         let now = ctx.now;
@@ -226,6 +230,11 @@ impl Hystart {
             self.last_ack = now;
             self.curr_rtt = None;
             self.sample_cnt = 0;
+        }
+        // Since 25c1a9ca53db ("tcp_cubic: fix incorrect HyStart round start detection") rounds
+        // start below the low window too; only the detection waits for it.
+        if cwnd_segments < self.cfg.hystart_low_window {
+            return SlowStart::Continue;
         }
         if self.cfg.hystart_detect & HYSTART_ACK_TRAIN != 0
             && now - self.last_ack <= Time::from_micros(self.cfg.hystart_ack_delta_us)
@@ -378,6 +387,21 @@ mod tests {
         }
         let first_exit = out.iter().position(|&a| a == SlowStart::Exit).unwrap();
         assert_eq!(first_exit, 51, "exits once the train is longer than (100 + 1)/2 ms");
+    }
+
+    #[test]
+    fn a_round_starts_with_its_first_ack_even_below_the_low_window() {
+        // Linux 25c1a9ca53db: the round (and the train) start at the round's first ACK though
+        // cwnd is 10 there; the test itself waits for cwnd 16 (six ACKs later).
+        let mut h = Harness::new();
+        let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_ACK_TRAIN, ..HystartConfig::default() });
+        let mut out = vec![];
+        for i in 0..60u64 {
+            h.now = Time::from_millis(i);
+            let fb = ack(0, 1000 * (i + 1), 100);
+            out.push(hs.on_ack(&fb, &h.ctx(), 10 + i));
+        }
+        assert_eq!(out.iter().position(|&a| a == SlowStart::Exit), Some(51));
     }
 
     #[test]
