@@ -392,14 +392,15 @@ mod tests {
     #[test]
     fn a_round_starts_with_its_first_ack_even_below_the_low_window() {
         // Linux 25c1a9ca53db: the round (and the train) start at the round's first ACK though
-        // cwnd is 10 there; the test itself waits for cwnd 16 (six ACKs later).
+        // cwnd is 14 there; the test itself waits for cwnd 16, two ACKs (2 ms, within
+        // hystart_ack_delta) later. Counting the round from there would exit at 53.
         let mut h = Harness::new();
         let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_ACK_TRAIN, ..HystartConfig::default() });
         let mut out = vec![];
         for i in 0..60u64 {
             h.now = Time::from_millis(i);
             let fb = ack(0, 1000 * (i + 1), 100);
-            out.push(hs.on_ack(&fb, &h.ctx(), 10 + i));
+            out.push(hs.on_ack(&fb, &h.ctx(), 14 + i));
         }
         assert_eq!(out.iter().position(|&a| a == SlowStart::Exit), Some(51));
     }
