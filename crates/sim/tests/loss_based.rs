@@ -239,3 +239,27 @@ fn hystart_ack_train_exits_where_linux_does() {
     let expect = 640.0 + bdp * threshold;
     assert!((paced - expect).abs() <= 0.02 * expect, "paced exit {paced} vs {expect:.0} at {t} s");
 }
+
+/// Issue 16, item 3: Hybla (Linux `tcp_hybla.c`) on the default link (40 Mbit/s, 100 ms, one
+/// BDP of buffer, 60 s). The path holds P = BDP + buffer = 666 packets; ρ = ⌊8·srtt/25 ms⌋/8 = 4.
+/// - Start-up: slow start adds 2^ρ − 1 = 15 segments per ACK. The first drop is found at most
+///   one full-queue RTT after the window passes P, and in that RTT at most P ACKs come back, so
+///   the window at detection is at most 2^ρ·P (+15). That round loses at most that window; each
+///   Reno halving after it loses at most its excess over P: at most 2·2^ρ·P in all.
+/// - Congestion avoidance adds ρ² = 16 segments per RTT, so an epoch from P/2 to P lasts at least
+///   (P/2)/ρ² RTTs of at least 100 ms (2.1 s), and each overflow costs at most 2ρ² packets (the
+///   growth of the round that overflows and of the one that detects it), as Reno's one or two.
+#[test]
+fn hybla_loses_its_start_up_overshoot_and_then_a_reno_like_few_per_epoch() {
+    let r = simulate(1, 60, link(40.0, QueueLimit::Bdp(1.0)), vec![flow("hybla", 100)]);
+    let series = &r.series.as_ref().unwrap().flows;
+    let retr_at = |t: f64| series.iter().filter(|s| s.time <= t + 1e-9).last().unwrap().retr as f64;
+    let p = 2.0 * 40e6 * 0.1 / 8.0 / 1500.0;
+    let (rho, rho2) = (4.0f64, 16.0);
+    let start_up = retr_at(10.0);
+    assert!(start_up <= 2.0 * 2f64.powf(rho) * p, "start-up retransmits {start_up} > {:.0}", 2.0 * 2f64.powf(rho) * p);
+    let epochs = (50.0 / ((p / 2.0) / rho2 * 0.1)).ceil();
+    let steady = retr_at(60.0) - start_up;
+    assert!(steady <= epochs * 2.0 * rho2, "10-60 s: {steady} retransmits > {epochs} epochs x {}", 2.0 * rho2);
+    assert_eq!(r.summary.flows[0].timeouts, 0);
+}
