@@ -209,7 +209,7 @@ fn hystart_and_hystart_plus_plus_avoid_the_slow_start_overshoot() {
 /// - unpaced: the first `W0` > BDP/2 is 320, exit at 320 + 333·101/200 = 488 segments (the
 ///   kernel on the testbed, undisturbed: 490 and 502 by `TCPHystartTrainCwnd`);
 /// - paced (`sk_pacing_status != SK_PACING_NONE`): the first `W0` > BDP is 640, exit at
-///   640 + 333·101/100 = 976 (the issue's kernel figure: about 980).
+///   640 + 333·101/100 = 976 (issue 16's kernel figure: about 980).
 ///
 /// Each within 2 %. The unpaced exit is below BDP + buffer (666): no loss before it.
 #[test]
