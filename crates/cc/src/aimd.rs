@@ -27,6 +27,12 @@ pub trait AimdLaw: Clone + Send + 'static {
         1.0
     }
 
+    /// The law's own per-ACK window update outside recovery (Linux `cong_avoid`), for laws that
+    /// follow their kernel module's per-ACK fixed-point arithmetic; return true when it handled
+    /// the ACK (slow start and [`AimdLaw::increase`] are then skipped).
+    fn cong_avoid(&mut self, _w: &mut RenoWindow, _acked: Bytes, _mss: Bytes, _ctx: &Ctx) -> bool {
+        false
+    }
     /// Slow start for `acked` bytes; returns the bytes left for congestion avoidance.
     fn slow_start(&mut self, w: &mut RenoWindow, acked: Bytes, _mss: Bytes, _ctx: &Ctx) -> Bytes {
         w.slow_start(acked)
@@ -92,6 +98,9 @@ impl<L: AimdLaw> CongestionControl for Aimd<L> {
         self.in_recovery = fb.in_recovery;
         if fb.in_recovery || fb.acked_bytes == 0 {
             return; // the window is held until the episode ends
+        }
+        if self.law.cong_avoid(&mut self.w, fb.acked_bytes, self.mss, ctx) {
+            return;
         }
         let rest = if self.w.in_slow_start() {
             self.law.slow_start(&mut self.w, fb.acked_bytes, self.mss, ctx)

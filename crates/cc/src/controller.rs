@@ -172,6 +172,9 @@ pub struct Ctx<'a> {
     pub rtt: RttStats,
     pub mss: Bytes,
     pub bytes_in_flight: Bytes,
+    /// The sender paces this window-based flow (Linux `sk_pacing_status != SK_PACING_NONE`:
+    /// `fq` or TCP's internal pacing). HyStart's ACK-train test reads it.
+    pub paced: bool,
     pub rng: &'a mut CcRng,
     pub events: &'a mut EventLog,
 }

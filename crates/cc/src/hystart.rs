@@ -1,14 +1,42 @@
 //! Leaving slow start before the first loss: HyStart (Ha & Rhee, "Taming the elephants: New
-//! TCP slow start", Computer Networks 2011; Linux `tcp_cubic.c` `hystart_update`) and
-//! HyStart++ (RFC 9406). Each can be switched on its own.
+//! TCP slow start", Computer Networks 2011; Linux `net/ipv4/tcp_cubic.c` `cubictcp_acked` and
+//! `hystart_update`, which this follows where it and the paper differ) and HyStart++ (RFC 9406).
+//! Each can be switched on its own.
 //!
-//! **HyStart** watches each round (window) of ACKs once cwnd ≥ `low_window` (16):
-//! - *ACK train*: ACKs arriving within `ack_delta` (2 ms) of each other form a train; when the
-//!   train has lasted more than half the minimum RTT, the pipe is full.
-//! - *Delay increase*: the minimum of the round's first 8 RTT samples exceeds the connection's
-//!   minimum RTT by `clamp(min_rtt/8, 4 ms, 16 ms)`.
+//! **HyStart** as Linux runs it: on every ACK that carries an RTT sample (`cubictcp_acked` returns
+//! on `rtt_us < 0`), `delay_min` (HyStart's own minimum RTT, forgotten after a timeout like
+//! Linux's `bictcp_reset` on `TCP_CA_Loss`) takes the sample; then, while in slow start with
+//! no exit found yet, `hystart_update`, whose two tests wait for cwnd ≥ `hystart_low_window` (16):
+//! - *Rounds* start when an ACK covers data sent after the previous round began
+//!   (`after(snd_una, end_seq)`), from the first ACK on, so that a round begins with the first
+//!   ACK of a flight. From 2020 (commit 4e1fddc98d25) Linux counted rounds only once cwnd ≥ 16,
+//!   which put a round's start (and its first 8 delay samples) in the middle of a flight,
+//!   where the slow-start burst has already queued; commit 25c1a9ca53db ("tcp_cubic: fix
+//!   incorrect HyStart round start detection", 2025, backported to the stable kernels) restored
+//!   the reset on every round, and this follows it.
+//! - *ACK train*: an ACK within `hystart_ack_delta_us` (2 ms) of the last one in the train extends
+//!   it; the pipe is full when the train has lasted more than
+//!   `threshold = delay_min + hystart_ack_delay`, halved when the flow is not paced
+//!   (`sk_pacing_status == SK_PACING_NONE`: "pacing might have delayed packets up to RTT/2
+//!   during slow start"). `hystart_ack_delay` is `min(1 ms, 4·sk_gso_max_size/sk_pacing_rate)`
+//!   with `GSO_LEGACY_MAX_SIZE` = 65,536 bytes and Linux's slow-start pacing rate
+//!   `2·mss·max(cwnd, in flight)/srtt` (`tcp_pacing_ss_ratio` 200 %); it is 1 ms below about
+//!   2 Gbit/s. The paper's and older kernels' threshold (before 5.7) was `delay_min/2`.
+//! - *Delay increase*: `curr_rtt`, the minimum of every sample of the round so far, once at least
+//!   `HYSTART_MIN_SAMPLES` (8) samples have been seen, exceeds
+//!   `delay_min + clamp(delay_min/8, HYSTART_DELAY_MIN 4 ms, HYSTART_DELAY_MAX 16 ms)`.
+//!   (Linux keeps lowering `curr_rtt` after the eighth sample; a frozen minimum of the first
+//!   eight would fire on a round whose later samples come back down.)
 //!
-//! Either sets ssthresh to the current cwnd.
+//! Either sets ssthresh to the current cwnd. A fast recovery does not re-arm HyStart (Linux
+//! resets it only on a timeout); cwnd is then at ssthresh anyway.
+//!
+//! On a link whose ACKs arrive evenly at its rate, the unpaced train fires in the first round
+//! whose starting window `W0` exceeds half the BDP (its ACKs last `W0/C` > `delay_min/2`), at
+//! `W0 + C·(delay_min + 1 ms)/2`; with pacing it waits for a round with `W0` > BDP and fires at
+//! `W0 + C·(delay_min + 1 ms)`. The kernel's own ACK train is broken by any gap over 2 ms in
+//! the ACK stream (host scheduling, interrupt coalescing); the exit then falls to the delay test
+//! a round or two later (see `cubic.rs`).
 //!
 //! **HyStart++** (RFC 9406 §4.2): per round, the minimum of at least 8 RTT samples; if it rose by
 //! `RttThresh = clamp(lastRoundMinRTT/8, 4 ms, 16 ms)`, enter Conservative Slow Start (growth
@@ -61,17 +89,48 @@ impl Default for HystartConfig {
 
 const HYSTART_ACK_TRAIN: u8 = 1;
 const HYSTART_DELAY: u8 = 2;
+/// Linux `HYSTART_MIN_SAMPLES`.
 const MIN_SAMPLES: u32 = 8;
+/// Linux `HYSTART_DELAY_MIN` and `HYSTART_DELAY_MAX` (4,000 and 16,000 µs).
 const DELAY_MIN: Time = Time::from_millis(4);
 const DELAY_MAX: Time = Time::from_millis(16);
+/// `hystart_ack_delay`'s cap (`USEC_PER_MSEC`).
+const ACK_DELAY_MAX: Time = Time::from_millis(1);
+/// `sk_gso_max_size` of a TCP socket (`GSO_LEGACY_MAX_SIZE`): TCP always sets `NETIF_F_GSO`.
+const GSO_MAX_SIZE: f64 = 65_536.0;
+/// Linux's slow-start pacing ratio (`tcp_pacing_ss_ratio`, 200 %).
+const PACING_SS_RATIO: f64 = 2.0;
 /// RFC 9406 constants.
 const CSS_GROWTH_DIVISOR: u64 = 4;
 const CSS_ROUNDS: u32 = 5;
 const SS_LIMIT_SEGMENTS: u64 = 8;
 
-/// `clamp(rtt/8, 4 ms, 16 ms)`: the delay rise both variants look for.
+/// `clamp(rtt/8, 4 ms, 16 ms)`: the delay rise both variants look for (Linux
+/// `HYSTART_DELAY_THRESH(delay_min >> 3)`).
 pub fn delay_threshold(rtt: Time) -> Time {
     Time(rtt.0 / 8).clamp(DELAY_MIN, DELAY_MAX)
+}
+
+/// Linux `hystart_ack_delay`: `min(1 ms, 4·GSO_MAX_SIZE/pacing_rate)`, with Linux's slow-start
+/// pacing rate `2·cwnd/srtt` (cwnd in bytes); 0 before the first RTT sample (no pacing rate).
+pub fn ack_delay(cwnd: Bytes, srtt: Option<Time>) -> Time {
+    match srtt {
+        Some(srtt) if srtt > Time::ZERO && cwnd > 0 => {
+            let rate = PACING_SS_RATIO * cwnd as f64 / srtt.as_secs_f64();
+            Time::from_secs_f64(4.0 * GSO_MAX_SIZE / rate).min(ACK_DELAY_MAX)
+        }
+        _ => Time::ZERO,
+    }
+}
+
+/// The ACK train's length that ends slow start: `delay_min + ack_delay`, halved when unpaced.
+pub fn train_threshold(delay_min: Time, ack_delay: Time, paced: bool) -> Time {
+    let t = delay_min + ack_delay;
+    if paced {
+        t
+    } else {
+        Time(t.0 / 2)
+    }
 }
 
 /// What slow start should do after an ACK.
@@ -92,6 +151,8 @@ pub struct Hystart {
     curr_rtt: Option<Time>,
     sample_cnt: u32,
     found: bool,
+    /// Linux `ca->delay_min`: the smallest RTT sample since the start or the last timeout.
+    delay_min: Option<Time>,
     // HyStart++.
     last_round_min_rtt: Option<Time>,
     current_round_min_rtt: Option<Time>,
@@ -109,6 +170,7 @@ impl Hystart {
             curr_rtt: None,
             sample_cnt: 0,
             found: false,
+            delay_min: None,
             last_round_min_rtt: None,
             current_round_min_rtt: None,
             css_baseline: None,
@@ -116,7 +178,8 @@ impl Hystart {
         }
     }
 
-    /// After a loss or timeout: a later slow start may use HyStart again (Linux `bictcp_reset`).
+    /// After a timeout: the next slow start uses HyStart again with a fresh `delay_min` (Linux
+    /// `cubictcp_state` on `TCP_CA_Loss`: `bictcp_reset` and `bictcp_hystart_reset`).
     pub fn reset(&mut self) {
         *self = Hystart { rounds: self.rounds.clone(), ..Hystart::new(&self.cfg) };
     }
@@ -142,46 +205,56 @@ impl Hystart {
 
     /// Call on every ACK during slow start.
     pub fn on_ack(&mut self, fb: &Feedback, ctx: &Ctx, cwnd_segments: u64) -> SlowStart {
-        let new_round = self.rounds.on_feedback(fb);
         if self.cfg.hystart_plus_plus {
+            let new_round = self.rounds.on_feedback(fb);
             self.plus_plus(new_round, fb)
-        } else if self.cfg.hystart && !self.found {
-            self.classic(new_round, fb, ctx, cwnd_segments)
         } else {
-            SlowStart::Continue
+            self.classic(fb, ctx, cwnd_segments)
         }
     }
 
-    fn classic(&mut self, new_round: bool, fb: &Feedback, ctx: &Ctx, cwnd_segments: u64) -> SlowStart {
+    /// Linux `cubictcp_acked` then `hystart_update`.
+    fn classic(&mut self, fb: &Feedback, ctx: &Ctx, cwnd_segments: u64) -> SlowStart {
+        // "Some calls are for duplicates without timestamps": no sample, no HyStart.
+        let Some(sample) = fb.rtt_sample else { return SlowStart::Continue };
+        let delay = sample.max(Time::from_micros(1));
+        let delay_min = self.delay_min.map_or(delay, |m| m.min(delay));
+        self.delay_min = Some(delay_min);
+        if !self.cfg.hystart || self.found {
+            return SlowStart::Continue;
+        }
         let now = ctx.now;
-        if new_round {
+        if self.rounds.on_feedback(fb) {
+            // bictcp_hystart_reset
             self.round_start = now;
             self.last_ack = now;
             self.curr_rtt = None;
             self.sample_cnt = 0;
         }
+        // Since 25c1a9ca53db ("tcp_cubic: fix incorrect HyStart round start detection") rounds
+        // start below the low window too; only the detection waits for it.
         if cwnd_segments < self.cfg.hystart_low_window {
             return SlowStart::Continue;
         }
-        let Some(delay_min) = ctx.rtt.min_rtt else { return SlowStart::Continue };
         if self.cfg.hystart_detect & HYSTART_ACK_TRAIN != 0
             && now - self.last_ack <= Time::from_micros(self.cfg.hystart_ack_delta_us)
         {
             self.last_ack = now;
-            if now - self.round_start > Time(delay_min.0 / 2) {
+            let cwnd = (cwnd_segments * ctx.mss).max(ctx.bytes_in_flight);
+            let threshold = train_threshold(delay_min, ack_delay(cwnd, ctx.rtt.srtt), ctx.paced);
+            if now - self.round_start > threshold {
                 self.found = true;
                 return SlowStart::Exit;
             }
         }
         if self.cfg.hystart_detect & HYSTART_DELAY != 0 {
-            if let Some(rtt) = fb.rtt_sample {
-                if self.sample_cnt < MIN_SAMPLES {
-                    self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
-                    self.sample_cnt += 1;
-                } else if self.curr_rtt.is_some_and(|c| c > delay_min + delay_threshold(delay_min)) {
-                    self.found = true;
-                    return SlowStart::Exit;
-                }
+            let curr = self.curr_rtt.map_or(delay, |c| c.min(delay));
+            self.curr_rtt = Some(curr);
+            if self.sample_cnt < MIN_SAMPLES {
+                self.sample_cnt += 1;
+            } else if curr > delay_min + delay_threshold(delay_min) {
+                self.found = true;
+                return SlowStart::Exit;
             }
         }
         SlowStart::Continue
@@ -242,26 +315,68 @@ mod tests {
     }
 
     #[test]
+    fn ack_delay_is_capped_at_1_ms_below_about_2_gbit_s() {
+        let srtt = Some(Time::from_millis(100));
+        // 500 segments of 1448 B in 100 ms, paced at 2x: 14.5 MB/s; 4·64 KiB of it is 18 ms.
+        assert_eq!(ack_delay(500 * 1448, srtt), Time::from_millis(1));
+        // 4·65,536 B at 2·cwnd/srtt = 524,288 kB/s (cwnd 26,214,400 B): 0.5 ms.
+        assert_eq!(ack_delay(26_214_400, srtt), Time::from_micros(500));
+        assert_eq!(ack_delay(500 * 1448, None), Time::ZERO);
+        // Unpaced: half of delay_min + ack_delay; paced: all of it (Linux >= 5.7).
+        assert_eq!(train_threshold(Time::from_millis(100), Time::from_millis(1), false), Time::from_micros(50_500));
+        assert_eq!(train_threshold(Time::from_millis(100), Time::from_millis(1), true), Time::from_millis(101));
+    }
+
+    #[test]
     fn classic_delay_detection_exits_when_the_round_min_rtt_rises() {
-        let mut h = Harness::new(); // min RTT 100 ms
+        let mut h = Harness::new();
         let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_DELAY, ..HystartConfig::default() });
-        // Round 1: eight samples of 110 ms (< 100 + 12.5): no exit.
+        // Round 1: delay_min 100 ms, then samples of 110 ms (< 100 + 12.5): no exit.
         for i in 0..10 {
-            let fb = ack(0, 1000 * (i + 1), 110);
+            let fb = ack(0, 1000 * (i + 1), if i == 0 { 100 } else { 110 });
             assert_eq!(hs.on_ack(&fb, &h.ctx(), 32), SlowStart::Continue);
         }
-        // Round 2: samples of 113 ms (> 112.5): exit after the eighth.
-        let mut exits = 0;
+        // Round 2: samples of 113 ms (> 112.5): exit on the ninth (after 8 samples).
+        let mut exits = vec![];
         for i in 0..10 {
             let fb = ack(10_000 + i, 20_000 + i, 113);
-            exits += (hs.on_ack(&fb, &h.ctx(), 32) == SlowStart::Exit) as u32;
+            exits.push(hs.on_ack(&fb, &h.ctx(), 32) == SlowStart::Exit);
         }
-        assert_eq!(exits, 1);
+        assert_eq!(exits.iter().position(|&e| e), Some(8));
+        assert_eq!(exits.iter().filter(|&&e| e).count(), 1);
+    }
+
+    #[test]
+    fn the_round_minimum_keeps_falling_after_the_eighth_sample() {
+        // Linux updates curr_rtt with every sample: a low ninth sample keeps the round in slow
+        // start though the first eight were all above the threshold.
+        let mut h = Harness::new();
+        let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_DELAY, ..HystartConfig::default() });
+        assert_eq!(hs.on_ack(&ack(0, 1000, 100), &h.ctx(), 32), SlowStart::Continue);
+        for i in 0..20 {
+            let rtt = if i == 8 { 105 } else { 113 };
+            let fb = ack(10_000 + i, 20_000 + i, rtt);
+            assert_eq!(hs.on_ack(&fb, &h.ctx(), 32), SlowStart::Continue, "sample {i}");
+        }
+    }
+
+    #[test]
+    fn delay_min_is_hystarts_own_and_a_timeout_forgets_it() {
+        let mut h = Harness::new(); // the connection's min RTT says 100 ms
+        let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_DELAY, ..HystartConfig::default() });
+        // HyStart has only seen 120 ms: 130 ms is below 120 + 15.
+        for i in 0..20 {
+            let fb = ack(0, 1000 * (i + 1), if i == 0 { 120 } else { 130 });
+            assert_eq!(hs.on_ack(&fb, &h.ctx(), 32), SlowStart::Continue);
+        }
+        assert_eq!(hs.delay_min, Some(Time::from_millis(120)));
+        hs.reset();
+        assert_eq!(hs.delay_min, None);
     }
 
     #[test]
     fn classic_ack_train_exits_after_half_the_min_rtt() {
-        let mut h = Harness::new(); // min RTT 100 ms
+        let mut h = Harness::new(); // srtt 100 ms
         let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_ACK_TRAIN, ..HystartConfig::default() });
         let mut out = vec![];
         // ACKs every millisecond for 60 ms in one round.
@@ -271,7 +386,50 @@ mod tests {
             out.push(hs.on_ack(&fb, &h.ctx(), 32));
         }
         let first_exit = out.iter().position(|&a| a == SlowStart::Exit).unwrap();
-        assert_eq!(first_exit, 51, "exits once the train is longer than 50 ms");
+        assert_eq!(first_exit, 51, "exits once the train is longer than (100 + 1)/2 ms");
+    }
+
+    #[test]
+    fn a_round_starts_with_its_first_ack_even_below_the_low_window() {
+        // Linux 25c1a9ca53db: the round (and the train) start at the round's first ACK though
+        // cwnd is 14 there; the test itself waits for cwnd 16, two ACKs (2 ms, within
+        // hystart_ack_delta) later. Counting the round from there would exit at 53.
+        let mut h = Harness::new();
+        let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_ACK_TRAIN, ..HystartConfig::default() });
+        let mut out = vec![];
+        for i in 0..60u64 {
+            h.now = Time::from_millis(i);
+            let fb = ack(0, 1000 * (i + 1), 100);
+            out.push(hs.on_ack(&fb, &h.ctx(), 14 + i));
+        }
+        assert_eq!(out.iter().position(|&a| a == SlowStart::Exit), Some(51));
+    }
+
+    #[test]
+    fn a_paced_flows_ack_train_must_last_the_whole_min_rtt() {
+        let mut h = Harness::new();
+        h.paced = true;
+        let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_ACK_TRAIN, ..HystartConfig::default() });
+        let mut out = vec![];
+        for i in 0..120u64 {
+            h.now = Time::from_millis(i);
+            let fb = ack(0, 1000 * (i + 1), 100);
+            out.push(hs.on_ack(&fb, &h.ctx(), 32));
+        }
+        let first_exit = out.iter().position(|&a| a == SlowStart::Exit).unwrap();
+        assert_eq!(first_exit, 102, "exits once the train is longer than 100 + 1 ms");
+    }
+
+    #[test]
+    fn a_gap_over_2_ms_breaks_the_train_for_the_rest_of_the_round() {
+        let mut h = Harness::new();
+        let mut hs = Hystart::new(&HystartConfig { hystart_detect: HYSTART_ACK_TRAIN, ..HystartConfig::default() });
+        for i in 0..100u64 {
+            // One 3 ms hole at 20 ms; ACKs every millisecond otherwise.
+            h.now = Time::from_millis(if i < 20 { i } else { i + 3 });
+            let fb = ack(0, 1000 * (i + 1), 100);
+            assert_eq!(hs.on_ack(&fb, &h.ctx(), 32), SlowStart::Continue);
+        }
     }
 
     #[test]

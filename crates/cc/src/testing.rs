@@ -17,6 +17,8 @@ pub struct Harness {
     pub rng: CcRng,
     pub events: EventLog,
     pub in_flight: Bytes,
+    /// `Ctx::paced`.
+    pub paced: bool,
 }
 
 impl Default for Harness {
@@ -34,6 +36,7 @@ impl Harness {
             rng: component_rng(1, 1),
             events: EventLog::enabled(),
             in_flight: 0,
+            paced: false,
         }
     }
 
@@ -43,6 +46,7 @@ impl Harness {
             rtt: self.rtt,
             mss: MSS,
             bytes_in_flight: self.in_flight,
+            paced: self.paced,
             rng: &mut self.rng,
             events: &mut self.events,
         }

@@ -198,3 +198,68 @@ fn hystart_and_hystart_plus_plus_avoid_the_slow_start_overshoot() {
     assert!(with * 4 < without.max(1), "HyStart {with} retransmits vs none {without}");
     assert!(plus * 4 < without.max(1), "HyStart++ {plus} retransmits vs none {without}");
 }
+
+/// Issue 16, item 1: where CUBIC's HyStart (Linux `tcp_cubic.c` `hystart_update`) leaves slow
+/// start on 40 Mbit/s, 100 ms, a 333-packet drop-tail buffer, delayed ACKs. The BDP is
+/// C·RTT = 333 packets of 1500 bytes. Slow start doubles the window each round from 10; a
+/// round's ACKs arrive back to back at the link rate for `W0/C`, so the ACK train
+/// (`threshold = delay_min + hystart_ack_delay`, with `hystart_ack_delay` = 1 ms at these rates,
+/// halved when unpaced) fires in the first round whose starting window `W0` lasts longer than
+/// the threshold, `threshold·C` packets into it:
+/// - unpaced: the first `W0` > BDP/2 is 320, exit at 320 + 333·101/200 = 488 segments (the
+///   kernel on the testbed, undisturbed: 490 and 502 by `TCPHystartTrainCwnd`);
+/// - paced (`sk_pacing_status != SK_PACING_NONE`): the first `W0` > BDP is 640, exit at
+///   640 + 333·101/100 = 976 (issue 16's kernel figure: about 980).
+///
+/// Each within 2 %. The unpaced exit is below BDP + buffer (666): no loss before it.
+#[test]
+fn hystart_ack_train_exits_where_linux_does() {
+    let exit = |paced: bool| {
+        let mut f = flow("cubic", 100);
+        f.delayed_ack = true;
+        f.sender.pace_window = paced;
+        let r = ::sim::run(::sim::SimConfig {
+            seed: 1,
+            duration: Time::from_secs(3),
+            sample_interval: Some(Time::from_millis(10)),
+            link: link(40.0, QueueLimit::Packets(333)),
+            flows: vec![f],
+        })
+        .unwrap();
+        let s = r.series.as_ref().unwrap().flows.iter().find(|s| s.ssthresh.is_some()).expect("leaves slow start").clone();
+        (s.ssthresh.unwrap(), s.retr, s.time)
+    };
+    let bdp = 40e6 * 0.1 / 8.0 / 1500.0;
+    let threshold = 1.01; // (delay_min + 1 ms)/delay_min
+    let (unpaced, retr, t) = exit(false);
+    let expect = 320.0 + bdp * threshold / 2.0;
+    assert!((unpaced - expect).abs() <= 0.02 * expect, "unpaced exit {unpaced} vs {expect:.0} at {t} s");
+    assert_eq!(retr, 0, "unpaced: a loss before HyStart's exit at {unpaced}");
+    let (paced, _, t) = exit(true);
+    let expect = 640.0 + bdp * threshold;
+    assert!((paced - expect).abs() <= 0.02 * expect, "paced exit {paced} vs {expect:.0} at {t} s");
+}
+
+/// Issue 16, item 3: Hybla (Linux `tcp_hybla.c`) on the default link (40 Mbit/s, 100 ms, one
+/// BDP of buffer, 60 s). The path holds P = BDP + buffer = 666 packets; ρ = ⌊8·srtt/25 ms⌋/8 = 4.
+/// - Start-up: slow start adds 2^ρ − 1 = 15 segments per ACK. The first drop is found at most
+///   one full-queue RTT after the window passes P, and in that RTT at most P ACKs come back, so
+///   the window at detection is at most 2^ρ·P (+15). That round loses at most that window; each
+///   Reno halving after it loses at most its excess over P: at most 2·2^ρ·P in all.
+/// - Congestion avoidance adds ρ² = 16 segments per RTT, so an epoch from P/2 to P lasts at least
+///   (P/2)/ρ² RTTs of at least 100 ms (2.1 s), and each overflow costs at most 2ρ² packets (the
+///   growth of the round that overflows and of the one that detects it), as Reno's one or two.
+#[test]
+fn hybla_loses_its_start_up_overshoot_and_then_a_reno_like_few_per_epoch() {
+    let r = simulate(1, 60, link(40.0, QueueLimit::Bdp(1.0)), vec![flow("hybla", 100)]);
+    let series = &r.series.as_ref().unwrap().flows;
+    let retr_at = |t: f64| series.iter().filter(|s| s.time <= t + 1e-9).last().unwrap().retr as f64;
+    let p = 2.0 * 40e6 * 0.1 / 8.0 / 1500.0;
+    let (rho, rho2) = (4.0f64, 16.0);
+    let start_up = retr_at(10.0);
+    assert!(start_up <= 2.0 * 2f64.powf(rho) * p, "start-up retransmits {start_up} > {:.0}", 2.0 * 2f64.powf(rho) * p);
+    let epochs = (50.0 / ((p / 2.0) / rho2 * 0.1)).ceil();
+    let steady = retr_at(60.0) - start_up;
+    assert!(steady <= epochs * 2.0 * rho2, "10-60 s: {steady} retransmits > {epochs} epochs x {}", 2.0 * rho2);
+    assert_eq!(r.summary.flows[0].timeouts, 0);
+}

@@ -667,6 +667,7 @@ mod tests {
                 rtt: RttStats::default(),
                 mss: MSS,
                 bytes_in_flight: 0,
+                paced: false,
                 rng: &mut rng,
                 events: &mut events,
             };

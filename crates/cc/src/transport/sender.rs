@@ -420,6 +420,7 @@ impl SenderCore {
             rtt: self.rtt.stats(),
             mss: self.cfg.mss,
             bytes_in_flight,
+            paced: self.cfg.pace_window,
             rng: &mut self.rng,
             events: &mut self.events,
         };
