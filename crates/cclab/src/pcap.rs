@@ -459,6 +459,7 @@ mod tests {
 
     fn packet(flow: u32, seq: u64, len: u32) -> DataPacket {
         DataPacket {
+            nonce: 0,
             flow,
             seq,
             len,

@@ -96,7 +96,7 @@ impl Simulation {
             .enumerate()
             .map(|(i, f)| {
                 let rng = component_rng(cfg.seed, i as u64);
-                let (ep, header_bytes) = Endpoint::new(&f.transport, &f.sender, f.delayed_ack, rng);
+                let (ep, header_bytes) = Endpoint::with_attack(&f.transport, &f.sender, f.delayed_ack, f.attack, rng);
                 events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);
@@ -349,6 +349,7 @@ impl Simulation {
                 ecn: if tx.ecn_capable { ECT0 } else { NOT_ECT },
                 retransmission: tx.is_retransmission,
                 hdr_rtt: tx.hdr_rtt.unwrap_or(Time::ZERO),
+                nonce: tx.nonce,
             };
             if let Some(tap) = &mut self.tap {
                 tap.data_sent(now, &p);
