@@ -1013,12 +1013,12 @@ impl SenderCore {
     }
 
     /// Savage et al.'s duplicate-ACK bound in time (the `dupack_limit` defence): one more
-    /// duplicate ACK may count as a departure only while fewer are counted than outstanding
-    /// segments sent at least one minimum RTT ago, less the hole at the head.
+    /// duplicate ACK may count as a departure only while fewer are counted than segments above
+    /// the head (the hole every duplicate names) sent at least one minimum RTT ago.
     fn dupack_may_count(&self, now: Time) -> bool {
         let Some(min_rtt) = self.rtt.stats().min_rtt else { return true };
-        let possible = defence::could_have_arrived(self.segs.iter().map(|s| s.sent_time), now, min_rtt);
-        self.sacked_out + 1 < possible
+        let possible = defence::could_have_arrived(self.segs.iter().skip(1).map(|s| s.sent_time), now, min_rtt);
+        self.sacked_out < possible
     }
 
     /// RFC 6937 on one ACK (or RACK timer) in fast recovery: the window becomes
