@@ -397,4 +397,60 @@ mod tests {
         let a = r.on_segment(Time(0), 3, Time(0), false).unwrap();
         assert_eq!((a.cum_ack, a.n_sack), (0, 0));
     }
+    fn attacker(attack: Misbehaviour) -> Receiver {
+        Receiver::new(ReceiverConfig { attack: Some(attack), ..ReceiverConfig::default() })
+    }
+
+    #[test]
+    fn ack_division_acknowledges_a_segment_in_parts_then_whole() {
+        let mut r = attacker(Misbehaviour::AckDivision { split: 4 });
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        let got: Vec<(u64, u32)> = out.iter().map(|a| (a.cum_ack, a.offset)).collect();
+        assert_eq!(got, [(0, 250), (0, 500), (0, 750), (1, 0)]);
+        assert_eq!(r.stats().attack_acks, 3);
+        assert_eq!(r.stats().delivered_bytes, 1000);
+    }
+
+    #[test]
+    fn spoofed_duplicates_only_while_a_hole_is_open() {
+        let mut r = attacker(Misbehaviour::DupAckSpoofing { count: 3 });
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        assert_eq!(out.len(), 1);
+        out.clear();
+        r.on_arrival(Time(0), 2, 1000, Time(0), false, 0, &mut out);
+        assert_eq!(out.len(), 4);
+        assert!(out.iter().all(|a| a.cum_ack == 1));
+    }
+
+    /// Optimistic ACKs run `lead` ahead of the highest segment seen; a segment below the claim
+    /// that never arrives is the application's loss; the honest ACK goes first.
+    #[test]
+    fn optimistic_acks_lead_and_their_holes_are_lost() {
+        let mut r = attacker(Misbehaviour::OptimisticAck { lead: 5 });
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        assert_eq!(out.iter().map(|a| a.cum_ack).collect::<Vec<_>>(), [1, 6]);
+        // Segment 1 is dropped; 2 and 3 arrive.
+        for s in [2, 3] {
+            r.on_arrival(Time(0), s, 1000, Time(0), false, 0, &mut out);
+        }
+        assert_eq!(out.last().unwrap().cum_ack, 9);
+        assert_eq!(r.app_lost_segments(), 1);
+        assert_eq!(r.stats().delivered_bytes, 3000);
+    }
+
+    /// The nonce sum covers exactly the segments below the cumulative ACK, in whatever order
+    /// they arrived.
+    #[test]
+    fn the_nonce_sum_follows_the_cumulative_ack() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 1, 1000, Time(0), false, 7, &mut out);
+        assert_eq!((out[0].cum_ack, out[0].nonce_sum), (0, 0));
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 5, &mut out);
+        assert_eq!((out[1].cum_ack, out[1].nonce_sum), (2, 12));
+    }
 }
+

@@ -1477,4 +1477,110 @@ mod tests {
         // No second probe: the next timer is the RTO, a full RTO after the probe.
         assert_eq!(s.next_timer(), Some(fire + s.rto()));
     }
+    /// A Reno sender with the given defences, `iw` segments in flight, on a 100 ms path.
+    fn reno(d: Defences, iw: u32, sack: bool) -> SenderCore {
+        let cfg = SenderConfig { initial_window: iw, defences: d, sack, ..SenderConfig::default() };
+        let mut s = SenderCore::new(cfg, &CcConfig::from_name("reno").unwrap(), component_rng(1, 1));
+        s.on_handshake(ms(100));
+        s
+    }
+
+    fn cwnd_segments(s: &SenderCore) -> u64 {
+        s.control().cwnd.unwrap() / MSS
+    }
+
+    /// ACK division in slow start (Savage et al. §3.1). Each of the 10 segments of the first
+    /// flight is acknowledged in m = 10 parts. Per-ACK counting adds one SMSS per ACK, so the
+    /// flight's ACKs grow cwnd by 10·m: 10 → 110 segments, against 10 → 20 for honest ACKs
+    /// (growth per RTT multiplied by m). Whole-segment counting (Linux) and byte counting
+    /// (RFC 3465) credit the parts with what the segment is worth: 20.
+    #[test]
+    fn ack_division_multiplies_slow_start_growth_unless_defended() {
+        let m = 10;
+        let abc = Defences { nonce: false, ..Defences::ALL }; // these ACKs carry no nonce sums
+        for (d, want) in [(Defences::NONE, 10 + 10 * m), (Defences::default(), 20), (abc, 20)] {
+            let mut s = reno(d, 10, true);
+            assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+            for seq in 0..10u64 {
+                for k in 1..m {
+                    let part = Ack { cum_ack: seq, offset: (k * MSS / m) as u32, echo: Some(Time::ZERO), ..Ack::default() };
+                    s.on_ack(ms(100), &part);
+                }
+                s.on_ack(ms(100), &ack(seq + 1, None, Time::ZERO));
+                s.check_invariants().unwrap();
+            }
+            assert_eq!(cwnd_segments(&s), want, "{d:?}");
+            assert_eq!(s.stats().partial_acks, 10 * (m - 1));
+            assert_eq!(s.stats().bytes_delivered, 10 * MSS);
+        }
+    }
+
+    /// A partial ACK beyond the segment or beyond the data sent is ignored.
+    #[test]
+    fn offsets_beyond_a_segment_or_the_data_sent_are_ignored() {
+        let mut s = reno(Defences::NONE, 2, true);
+        send_all(&mut s, Time::ZERO);
+        let before = cwnd_segments(&s);
+        s.on_ack(ms(100), &Ack { cum_ack: 0, offset: MSS as u32, ..Ack::default() });
+        s.on_ack(ms(100), &Ack { cum_ack: 2, offset: 1, ..Ack::default() });
+        assert_eq!((s.stats().partial_acks, cwnd_segments(&s), s.snd_una()), (0, before, 0));
+    }
+
+    /// Duplicate-ACK spoofing in fast recovery (Savage et al. §3.2), Reno without SACK: 20
+    /// segments out, segment 0 lost, the honest receiver's 19 duplicates, then 30 spoofed ones
+    /// at once. Undefended, each spoofed duplicate counts as a departure as long as
+    /// `tcp_limit_reno_sacked` (outstanding less one hole) allows, and every segment sent
+    /// raises that limit by one: so each spoofed duplicate lets one more segment out, 30 in all.
+    /// With the `dupack_limit` defence a duplicate counts only for a segment above the hole sent
+    /// at least one minimum RTT (100 ms) ago: the 19 honest ones use all 19, the 30 spoofed
+    /// ones release nothing.
+    #[test]
+    fn spoofed_duplicates_inflate_recovery_only_when_undefended() {
+        let run = |d: Defences| {
+            let mut s = reno(d, 20, false);
+            assert_eq!(send_all(&mut s, Time::ZERO).len(), 20);
+            let mut sent_after_honest = 0;
+            for k in 0..19 {
+                let now = ms(100) + us(10 * k);
+                s.on_ack(now, &ack(0, None, Time::ZERO));
+                sent_after_honest += send_all(&mut s, now).len();
+            }
+            assert!(s.in_recovery());
+            let now = ms(101);
+            let mut spoofed_released = 0;
+            for _ in 0..30 {
+                s.on_ack(now, &ack(0, None, Time::ZERO));
+                spoofed_released += send_all(&mut s, now).len();
+                s.check_invariants().unwrap();
+            }
+            (sent_after_honest, spoofed_released, s.stats().dupacks_ignored)
+        };
+        let (honest_off, spoofed_off, ignored_off) = run(Defences::NONE);
+        let (honest_on, spoofed_on, ignored_on) = run(Defences { dupack_limit: true, ..Defences::NONE });
+        assert_eq!(honest_off, honest_on, "honest duplicates are all counted either way");
+        assert_eq!((spoofed_off, ignored_off), (30, 0));
+        assert_eq!((spoofed_on, ignored_on), (0, 30));
+    }
+
+    /// The cumulative nonce (Savage et al. §4.3): an ACK whose nonce sum covers a segment the
+    /// receiver never saw is dropped; the right sum is accepted.
+    #[test]
+    fn an_optimistic_ack_fails_the_nonce_check() {
+        let mut s = reno(Defences::ALL, 10, true);
+        send_all(&mut s, Time::ZERO);
+        let sum = |n: u64| (0..n).fold(0u32, |a, q| a.wrapping_add(s.nonce(q)));
+        // Segments 0-3 arrived; the receiver claims 0-7, guessing the sum from what it has.
+        let optimistic = Ack { cum_ack: 8, nonce_sum: sum(4), echo: Some(Time::ZERO), ..Ack::default() };
+        let honest = Ack { cum_ack: 4, nonce_sum: sum(4), echo: Some(Time::ZERO), ..Ack::default() };
+        s.on_ack(ms(100), &optimistic);
+        assert_eq!((s.snd_una(), s.stats().nonce_failures), (0, 1));
+        s.on_ack(ms(100), &honest);
+        assert_eq!((s.snd_una(), s.stats().nonce_failures), (4, 1));
+        // Without the defence the same optimistic ACK is believed.
+        let mut t = reno(Defences::NONE, 10, true);
+        send_all(&mut t, Time::ZERO);
+        t.on_ack(ms(100), &optimistic);
+        assert_eq!(t.snd_una(), 8);
+    }
 }
+
