@@ -26,7 +26,10 @@
 //!   nonce sum, with 32-bit nonces instead of one bit): every segment carries a random nonce,
 //!   the receiver echoes the sum of the nonces below its cumulative ACK, and the sender drops an
 //!   ACK whose sum is wrong. A receiver that acknowledges data it has not seen cannot know its
-//!   nonce, so optimistic ACKs fail the check (with probability 1 − 2⁻³²).
+//!   nonce, so optimistic ACKs fail the check (with probability 1 − 2⁻³²). A segment keeps its
+//!   nonce when retransmitted (RFC 3540 draws a new one, since its nonce can be erased by a CE
+//!   mark; ours cannot), and SACK blocks carry no nonce: the check covers the cumulative ACK,
+//!   which is what optimistic ACKing forges.
 //!
 //! The default is the set a Linux sender has as modelled here (`new_data_only`, and
 //! `tcp_limit_reno_sacked`), which is what every flow got before defences were switchable;
