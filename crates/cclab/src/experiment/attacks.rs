@@ -244,6 +244,14 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             .into(),
     );
     out.notes.push(
+        "cclab's `reno` is RFC 5681 Reno, whose recovery ends at the first new ACK and deflates the window; \
+         CUBIC recovers as NewReno (RFC 6582), until the recovery point. There the window inflated by spoofed \
+         duplicates sends segments that are lost in the same episode, NewReno repairs one hole per round trip \
+         and times out, and go-back-N without SACK resends what the receiver holds: the attacker on CUBIC (and \
+         on `newreno`, try it with `cclab run`) loses throughput instead of gaining it."
+            .into(),
+    );
+    out.notes.push(
         "BBR sets its window from its bandwidth and RTT model, not from ACK counts: ACK division and duplicate \
          ACKs do not move its delivery-rate samples, so it gains little from them even undefended."
             .into(),
