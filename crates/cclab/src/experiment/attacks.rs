@@ -181,13 +181,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             for (defended, defences) in [(false, Defences::NONE), (true, Defences::ALL)] {
                 let tag = format!("{cc}/{}/{}", label(&attack).replace(' ', ""), if defended { "on" } else { "off" });
                 let key = (cc, sack, defended);
-                if !baselines.contains_key(&key) {
+                if let std::collections::btree_map::Entry::Vacant(slot) = baselines.entry(key) {
                     let dir = opts.out.join(format!("{cc}/honest-sack-{sack}/{}", if defended { "on" } else { "off" }));
                     let mut runs = Vec::new();
                     for seed in 1..=seeds {
                         runs.push(Outcome::of(&run_one(scenario(cc, None, sack, defences, secs, seed), &dir.join(format!("seed-{seed}")))?));
                     }
-                    baselines.insert(key, Outcome::mean(&runs).gain());
+                    slot.insert(Outcome::mean(&runs).gain());
                 }
                 let baseline = baselines[&key];
                 let dir = opts.out.join(&tag);
