@@ -244,9 +244,11 @@ impl FlowState {
         Ok(h)
     }
 
-    /// An ACK's TCP header: cumulative ACK and SACK blocks in bytes, timestamps, ECE.
+    /// An ACK's TCP header: cumulative ACK (with a divided ACK's byte offset) and SACK blocks
+    /// in bytes, timestamps, ECE.
     fn ack_header(&mut self, now: Time, ack: &Ack) -> Result<TcpHeader, String> {
-        let mut h = self.tcp_header(1, self.isn[1].wrapping_add(1), self.tcp_seq(ack.cum_ack));
+        let ack_number = self.tcp_seq(ack.cum_ack).wrapping_add(ack.offset);
+        let mut h = self.tcp_header(1, self.isn[1].wrapping_add(1), ack_number);
         h.ece = ack.ece;
         let mut options = Vec::new();
         if let Some(echo) = ack.echo {
@@ -459,6 +461,7 @@ mod tests {
 
     fn packet(flow: u32, seq: u64, len: u32) -> DataPacket {
         DataPacket {
+            nonce: 0,
             flow,
             seq,
             len,

@@ -32,7 +32,7 @@
 //! Unknown keys, wrong units and impossible values are reported in one line that names the
 //! key and what is allowed.
 
-use cc::transport::SenderConfig;
+use cc::transport::{Defences, Misbehaviour, SenderConfig};
 use cc::protocols::{DatagramConfig, PROTOCOLS};
 use cc::{algorithm_names, Bytes, CcConfig, Rate, Time};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -262,6 +262,92 @@ pub struct FlowSpec {
     pub pacing: Option<bool>,
     pub ecn: Option<bool>,
     pub access_rate: Option<RateArg>,
+    /// A misbehaving receiver (default: honest).
+    pub receiver: Option<ReceiverSpec>,
+    /// The sender's defences against one (default: Linux's set).
+    pub defences: Option<DefencesSpec>,
+}
+
+/// A misbehaving TCP receiver, as Savage et al. (CCR 1999) describe them:
+/// `receiver = { attack = "ack-division", split = 10 }`, `{ attack = "dup-ack-spoofing",
+/// count = 5 }`, `{ attack = "optimistic-ack", lead = 20 }`, or `{ attack = "honest" }`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverSpec {
+    pub attack: Option<String>,
+    /// ACK division: ACKs per segment.
+    pub split: Option<u32>,
+    /// Duplicate-ACK spoofing: spoofed duplicates per ACK while a hole is open.
+    pub count: Option<u32>,
+    /// Optimistic ACKing: segments acknowledged ahead of the highest received.
+    pub lead: Option<u32>,
+}
+
+impl ReceiverSpec {
+    fn of(a: Option<Misbehaviour>) -> ReceiverSpec {
+        let mut r = ReceiverSpec { attack: Some(a.map_or("honest", |a| a.name()).to_string()), ..ReceiverSpec::default() };
+        match a {
+            Some(Misbehaviour::AckDivision { split }) => r.split = Some(split),
+            Some(Misbehaviour::DupAckSpoofing { count }) => r.count = Some(count),
+            Some(Misbehaviour::OptimisticAck { lead }) => r.lead = Some(lead),
+            None => {}
+        }
+        r
+    }
+
+    /// The attack; ranges are checked with the whole configuration (`FlowConfig::validate`).
+    fn resolve(&self) -> Result<Option<Misbehaviour>, String> {
+        let names = || format!("honest, {}", Misbehaviour::NAMES.join(", "));
+        let attack = self.attack.as_deref().ok_or_else(|| format!("attack: missing; allowed: {}", names()))?;
+        let (want, a) = match attack {
+            "honest" => ("", None),
+            "ack-division" => ("split", self.split.map(|split| Misbehaviour::AckDivision { split })),
+            "dup-ack-spoofing" => ("count", self.count.map(|count| Misbehaviour::DupAckSpoofing { count })),
+            "optimistic-ack" => ("lead", self.lead.map(|lead| Misbehaviour::OptimisticAck { lead })),
+            other => return Err(format!("attack: unknown `{other}`; allowed: {}", names())),
+        };
+        for (key, set) in [("split", self.split.is_some()), ("count", self.count.is_some()), ("lead", self.lead.is_some())] {
+            if set && key != want {
+                return Err(format!("{key}: not a parameter of `{attack}`"));
+            }
+        }
+        if !want.is_empty() && a.is_none() {
+            return Err(format!("{want}: missing; `{attack}` needs it"));
+        }
+        Ok(a)
+    }
+}
+
+/// The sender's defences against a misbehaving receiver (`cc::transport::defence`), each
+/// `true` or `false`; those left out keep Linux's setting (`new_data_only` on, the rest off):
+/// `defences = { abc = true, new_data_only = true, dupack_limit = true, nonce = true }`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefencesSpec {
+    /// Appropriate byte counting (RFC 3465, L = 2).
+    pub abc: Option<bool>,
+    /// Growth only by newly acknowledged whole segments (off: one SMSS per ACK).
+    pub new_data_only: Option<bool>,
+    /// Savage et al.'s bound on duplicate ACKs counted.
+    pub dupack_limit: Option<bool>,
+    /// The cumulative nonce check.
+    pub nonce: Option<bool>,
+}
+
+impl DefencesSpec {
+    fn of(d: Defences) -> DefencesSpec {
+        DefencesSpec { abc: Some(d.abc), new_data_only: Some(d.new_data_only), dupack_limit: Some(d.dupack_limit), nonce: Some(d.nonce) }
+    }
+
+    fn resolve(&self) -> Defences {
+        let d = Defences::default();
+        Defences {
+            abc: self.abc.unwrap_or(d.abc),
+            new_data_only: self.new_data_only.unwrap_or(d.new_data_only),
+            dupack_limit: self.dupack_limit.unwrap_or(d.dupack_limit),
+            nonce: self.nonce.unwrap_or(d.nonce),
+        }
+    }
 }
 
 impl FlowSpec {
@@ -270,7 +356,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences)
     }
 }
 
@@ -374,6 +460,8 @@ impl Scenario {
                 pacing: Some(f.sender.pace_window),
                 ecn: Some(f.sender.ecn),
                 access_rate: f.access_rate.map(rate),
+                receiver: f.attack.is_some().then(|| ReceiverSpec::of(f.attack)),
+                defences: Some(DefencesSpec::of(f.sender.defences)),
             })
             .collect();
         Scenario {
@@ -551,7 +639,13 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
     sender.pace_window = f.pacing.unwrap_or(false);
     sender.ecn = f.ecn.unwrap_or(false);
     sender.data_limit = f.size.as_ref().map(|s| s.0);
+    sender.defences = f.defences.as_ref().map_or_else(Defences::default, DefencesSpec::resolve);
+    let attack = match &f.receiver {
+        Some(r) => r.resolve().map_err(|e| format!("flows[{i}].receiver.{e}"))?,
+        None => None,
+    };
     Ok(FlowConfig {
+        attack,
         transport,
         rtt,
         start: f.start.as_ref().map_or(Time::ZERO, |t| t.0),
@@ -648,6 +742,31 @@ tlp = false
         let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
         let again = Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap();
         assert_eq!(again, cfg, "{text}");
+    }
+
+    #[test]
+    fn receivers_and_defences_write_back_and_are_checked() {
+        let s = Scenario::from_toml(
+            "[[flows]]\ncc = \"reno\"\nreceiver = { attack = \"ack-division\", split = 10 }\ndefences = { abc = true, nonce = true }\n[[flows]]\ncc = \"reno\"\nreceiver = { attack = \"optimistic-ack\", lead = 20 }\n[[flows]]\ncc = \"cubic\"\nreceiver = { attack = \"dup-ack-spoofing\", count = 5 }\n[[flows]]\ncc = \"bbr\"\nreceiver = { attack = \"honest\" }\n",
+            "s.toml",
+        )
+        .unwrap();
+        let cfg = s.resolve().unwrap();
+        assert_eq!(cfg.flows[0].attack, Some(Misbehaviour::AckDivision { split: 10 }));
+        assert_eq!(cfg.flows[0].sender.defences, Defences { abc: true, nonce: true, ..Defences::default() });
+        assert_eq!(cfg.flows[1].attack, Some(Misbehaviour::OptimisticAck { lead: 20 }));
+        assert_eq!(cfg.flows[2].attack, Some(Misbehaviour::DupAckSpoofing { count: 5 }));
+        assert_eq!(cfg.flows[3].attack, None);
+        let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
+        assert_eq!(Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap(), cfg, "{text}");
+        let bad = |r: &str| err(&format!("[[flows]]\ncc = \"reno\"\nreceiver = {r}\n"));
+        assert!(bad("{ attack = \"ack-division\", split = 1 }").contains("flows[0].receiver.split: 1 is outside"), "{}", bad("{ attack = \"ack-division\", split = 1 }"));
+        assert!(bad("{ attack = \"ack-division\" }").contains("flows[0].receiver.split: missing"));
+        assert!(bad("{ attack = \"ack-division\", lead = 3 }").contains("receiver.lead: not a parameter"));
+        assert!(bad("{ attack = \"optimistic-ack\", lead = 0 }").contains("receiver.lead: 0 is outside"));
+        assert!(bad("{ attack = \"dup-ack-spoofing\", count = 0 }").contains("receiver.count: 0 is outside"));
+        assert!(bad("{ attack = \"nasty\" }").contains("unknown `nasty`"));
+        assert!(err("[[flows]]\ncc = \"udt\"\nreceiver = { attack = \"optimistic-ack\", lead = 3 }\n").contains("needs a TCP flow"));
     }
 
     #[test]

@@ -28,7 +28,7 @@ fn mbit(cell: &str) -> f64 {
 fn experiment_list_names_them_all() {
     let o = Command::new(env!("CARGO_BIN_EXE_cclab")).args(["experiment", "list"]).output().unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
-    for name in ["sharkfest", "mathis", "sackexp", "vegas-trials", "sabul-table1", "nmap-scaling", "twin"] {
+    for name in ["sharkfest", "mathis", "sackexp", "vegas-trials", "sabul-table1", "nmap-scaling", "twin", "attacks"] {
         assert!(out.contains(name), "{out}");
     }
     let bad = Command::new(env!("CARGO_BIN_EXE_cclab")).args(["experiment", "run", "nope"]).output().unwrap();
@@ -115,6 +115,32 @@ fn sharkfest_reproduces_the_talks_orderings() {
     let b = rows(&dir.path().join("bbr-under-random-loss-alone-60-s.csv"));
     let at5 = b.iter().find(|r| r[0] == "5 %").map(|r| mbit(&r[1])).unwrap();
     assert!(at5 > 20.0, "BBR at 5 %: {at5} Mbit/s");
+}
+
+/// Savage et al. (CCR 1999): against the undefended Reno sender, ACK division, one spoofed
+/// duplicate per ACK and optimistic ACKs each win the attacker throughput over the honest flow
+/// (the unit and simulator tests, `crates/sim/tests/attacks.rs`, derive by how much); with the
+/// defences on no attacker on a Reno or CUBIC sender gains more than 10 % over the honest
+/// baseline (the bound), and optimistic ACKing costs the attacker data.
+#[test]
+fn attacks_win_against_undefended_reno_and_defences_remove_the_gain() {
+    let dir = tempfile::tempdir().unwrap();
+    run_experiment("attacks", dir.path());
+    assert!(dir.path().join("report.html").exists());
+    let t = rows(&dir.path().join("attacker-vs-honest-flow.csv"));
+    let row = |cc: &str, attack: &str, d: &str| t.iter().find(|r| r[0] == cc && r[1] == attack && r[2] == d).unwrap().clone();
+    let pct = |cell: &str| cell.trim_end_matches(" %").parse::<f64>().unwrap() / 100.0;
+    for attack in ["ack-division 10", "dup-ack-spoofing 1", "optimistic-ack 20"] {
+        let r = row("reno", attack, "off");
+        assert!(pct(&r[7]) > 0.10, "{attack}, undefended: {r:?}");
+        assert!(r[11].starts_with("agrees"), "{r:?}");
+    }
+    for cc in ["reno", "cubic"] {
+        for r in t.iter().filter(|r| r[0] == cc && r[2] == "on") {
+            assert!(pct(&r[7]) <= 0.10, "{r:?}");
+        }
+    }
+    assert_ne!(row("reno", "optimistic-ack 20", "off")[10], "0");
 }
 
 /// Seed 000: the response-rate-scaled group window (scaled-2007) makes each of the three scans

@@ -81,6 +81,7 @@ impl StreamReceiver {
                     ecn: 0,
                     retransmission: d.flags & crate::wire::FLAG_RETX != 0,
                     hdr_rtt: d.hdr_rtt.unwrap_or(Time::ZERO),
+                    nonce: 0, // the wire carries none: the nonce defence is the simulator's
                 };
                 self.ep.on_data(now, &p, &mut self.backs);
                 self.send_backs(send);

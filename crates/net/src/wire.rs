@@ -275,7 +275,7 @@ pub fn decode(buf: &[u8]) -> Result<Packet<'_>, WireError> {
             let ece = r.bool()?;
             let ce_packets = r.u32()?;
             let echo = r.u64()?;
-            Body::Ack(Ack { cum_ack, sack, n_sack, ece, ce_packets, echo: (echo != 0).then_some(Time(echo)), one_way_delay: None })
+            Body::Ack(Ack { cum_ack, sack, n_sack, ece, ce_packets, echo: (echo != 0).then_some(Time(echo)), one_way_delay: None, ..Ack::default() })
         }
         KIND_CTRL => Body::Ctrl(match r.u8()? {
             CTRL_ACK => {
@@ -489,7 +489,7 @@ mod tests {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         sack[0] = SackBlock { start: 12, end: 14 };
         sack[1] = SackBlock { start: 20, end: 21 };
-        roundtrip(Packet { session: 1, body: Body::Ack(Ack { cum_ack: 10, sack, n_sack: 2, ece: true, ce_packets: 3, echo: Some(Time(99)), one_way_delay: None }) });
+        roundtrip(Packet { session: 1, body: Body::Ack(Ack { cum_ack: 10, sack, n_sack: 2, ece: true, ce_packets: 3, echo: Some(Time(99)), one_way_delay: None, ..Ack::default() }) });
         roundtrip(Packet { session: 1, body: Body::Fin(Fin { segments: 5, bytes: 7000, crc: 0xdead_beef, retransmits: 2 }) });
         roundtrip(Packet { session: 1, body: Body::FinAck(FinAck { delivered: 7000, duplicates: 1, corrupted: 0, crc: 0xdead_beef }) });
     }

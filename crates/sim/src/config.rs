@@ -130,6 +130,8 @@ pub struct FlowConfig {
     /// The sender's access link (NIC) rate. `None`: ten times the bottleneck's initial rate,
     /// as in the TCP-SACK seed's 100/10/100 Mbit/s topology.
     pub access_rate: Option<Rate>,
+    /// A misbehaving TCP receiver (`None`: honest). See `cc::transport::misbehave`.
+    pub attack: Option<cc::transport::Misbehaviour>,
 }
 
 impl FlowConfig {
@@ -157,6 +159,7 @@ impl FlowConfig {
             sender: SenderConfig::default(),
             delayed_ack: false,
             access_rate: None,
+            attack: None,
         }
     }
 }
@@ -322,6 +325,12 @@ impl cc::check::Validate for FlowConfig {
         }
         if let Some(r) = self.access_rate {
             within("access_rate (bit/s)", r.bits_per_sec(), above(0.0, limits::MAX_RATE_BPS))?;
+        }
+        if let Some(a) = &self.attack {
+            if !matches!(self.transport, Transport::Tcp(_)) {
+                return Err("receiver: an attack needs a TCP flow".into());
+            }
+            a.validate().map_err(|e| format!("receiver.{e}"))?;
         }
         self.sender.validate()
     }

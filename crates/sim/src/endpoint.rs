@@ -5,7 +5,7 @@
 use crate::packet::DataPacket;
 use crate::config::{Transport, TCP_HEADER_BYTES, UDP_HEADER_BYTES};
 use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit};
-use cc::transport::{Ack, Receiver, ReceiverConfig, SenderConfig, SenderCore};
+use cc::transport::{Ack, Misbehaviour, Receiver, ReceiverConfig, SenderConfig, SenderCore};
 use cc::{Bytes, CcRng, CongestionControl, Time};
 
 /// What travels back from receiver to sender.
@@ -24,6 +24,8 @@ pub struct Tx {
     pub ecn_capable: bool,
     /// A protocol header field carrying the sender's RTT (TFRC).
     pub hdr_rtt: Option<Time>,
+    /// The TCP sender's nonce for the segment (0: none).
+    pub nonce: u32,
 }
 
 /// Counters every transport keeps, for summaries.
@@ -37,8 +39,12 @@ pub struct FlowCounters {
     pub tail_timeouts: u64,
     /// Loss recovery episodes (TCP) or congestion events (datagram rate control).
     pub loss_episodes: u64,
-    /// Payload delivered, each byte once.
+    /// Payload delivered, each byte once. With a misbehaving receiver, what reached its
+    /// application (the sender may believe more arrived).
     pub bytes_delivered: Bytes,
+    /// Payload a misbehaving receiver acknowledged that never arrived (optimistic ACKing's
+    /// cost: the sender never resends it), bytes.
+    pub app_lost_bytes: Bytes,
 }
 
 /// The state a time-series row shows (flowgrind's columns).
@@ -59,7 +65,8 @@ pub struct Sample {
 }
 
 pub enum Endpoint {
-    Tcp { sender: SenderCore, receiver: Receiver },
+    /// `acks`: the receiver's ACKs for one arrival, reused so that no packet costs an allocation.
+    Tcp { sender: SenderCore, receiver: Receiver, acks: Vec<Ack> },
     Datagram {
         sender: Box<dyn DatagramSender + Send>,
         receiver: Box<dyn DatagramReceiver + Send>,
@@ -76,11 +83,28 @@ impl Endpoint {
     /// bytes each of its packets carries on a link (TCP/IP with timestamps and SACK room, or
     /// UDP/IP with the protocol's own header).
     pub fn new(transport: &Transport, sender: &SenderConfig, delayed_ack: bool, rng: CcRng) -> (Endpoint, Bytes) {
+        Endpoint::with_attack(transport, sender, delayed_ack, None, rng)
+    }
+
+    /// As [`Endpoint::new`], with a TCP receiver that may misbehave (ignored for datagram
+    /// protocols; the configuration check rejects that combination).
+    pub fn with_attack(
+        transport: &Transport,
+        sender: &SenderConfig,
+        delayed_ack: bool,
+        attack: Option<Misbehaviour>,
+        rng: CcRng,
+    ) -> (Endpoint, Bytes) {
         match transport {
             Transport::Tcp(cc) => {
                 let tx = SenderCore::new(sender.clone(), cc, rng);
-                let rx = Receiver::new(ReceiverConfig { sack: sender.sack, delack_segments: if delayed_ack { 2 } else { 1 }, ..ReceiverConfig::default() });
-                (Endpoint::Tcp { sender: tx, receiver: rx }, TCP_HEADER_BYTES)
+                let rx = Receiver::new(ReceiverConfig {
+                    sack: sender.sack,
+                    delack_segments: if delayed_ack { 2 } else { 1 },
+                    attack,
+                    ..ReceiverConfig::default()
+                });
+                (Endpoint::Tcp { sender: tx, receiver: rx, acks: Vec::new() }, TCP_HEADER_BYTES)
             }
             Transport::Datagram(dg) => {
                 let init = DgInit { mss: sender.mss, data_limit: sender.data_limit, rng };
@@ -122,6 +146,7 @@ impl Endpoint {
                 is_retransmission: t.is_retransmission,
                 ecn_capable: t.ecn_capable,
                 hdr_rtt: None,
+                nonce: sender.nonce(t.seq),
             }),
             Endpoint::Datagram { sender, .. } => sender.poll_transmit(now).map(|t| Tx {
                 seq: t.seq,
@@ -129,6 +154,7 @@ impl Endpoint {
                 is_retransmission: t.is_retransmission,
                 ecn_capable: t.ecn_capable,
                 hdr_rtt: t.sender_rtt,
+                nonce: 0,
             }),
         }
     }
@@ -185,10 +211,9 @@ impl Endpoint {
     /// A data packet reached the receiver; feedback to send goes into `out`.
     pub fn on_data(&mut self, now: Time, p: &DataPacket, out: &mut Vec<Back>) {
         match self {
-            Endpoint::Tcp { receiver, .. } => {
-                if let Some(ack) = receiver.on_segment(now, p.seq, p.sent, p.ecn == crate::packet::CE) {
-                    out.push(Back::Ack(ack));
-                }
+            Endpoint::Tcp { receiver, acks, .. } => {
+                receiver.on_arrival(now, p.seq, p.len as Bytes, p.sent, p.ecn == crate::packet::CE, p.nonce, acks);
+                out.extend(acks.drain(..).map(Back::Ack));
             }
             Endpoint::Datagram { receiver, ctrl, .. } => {
                 let arrival = DgArrival {
@@ -214,7 +239,7 @@ impl Endpoint {
     pub fn receiver_on_timer(&mut self, now: Time, out: &mut Vec<Back>) {
         match self {
             Endpoint::Tcp { receiver, .. } => {
-                if let Some(ack) = receiver.on_timer(now) {
+                if let Some(ack) = receiver.on_timer_ack(now) {
                     out.push(Back::Ack(ack));
                 }
             }
@@ -227,8 +252,9 @@ impl Endpoint {
 
     pub fn counters(&self) -> FlowCounters {
         match self {
-            Endpoint::Tcp { sender, .. } => {
+            Endpoint::Tcp { sender, receiver, .. } => {
                 let s = sender.stats();
+                let attacked = receiver.config().attack.is_some();
                 FlowCounters {
                     segments_sent: s.segments_sent,
                     bytes_sent: s.bytes_sent,
@@ -236,7 +262,8 @@ impl Endpoint {
                     timeouts: s.timeouts,
                     tail_timeouts: s.tail_timeouts,
                     loss_episodes: s.loss_episodes,
-                    bytes_delivered: s.bytes_delivered,
+                    bytes_delivered: if attacked { receiver.stats().delivered_bytes } else { s.bytes_delivered },
+                    app_lost_bytes: receiver.app_lost_segments() * sender.config().mss,
                 }
             }
             Endpoint::Datagram { sender, receiver, mss, data_limit, .. } => {
@@ -252,6 +279,7 @@ impl Endpoint {
                     tail_timeouts: 0,
                     loss_episodes: s.congestion_events,
                     bytes_delivered: data_limit.map_or(received, |d| received.min(d)),
+                    app_lost_bytes: 0,
                 }
             }
         }

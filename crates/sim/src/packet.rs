@@ -23,4 +23,6 @@ pub struct DataPacket {
     pub retransmission: bool,
     /// A datagram protocol's header field carrying the sender's RTT (TFRC); zero if absent.
     pub hdr_rtt: Time,
+    /// The TCP sender's nonce for this segment (0: none; see `cc::transport::defence`).
+    pub nonce: u32,
 }

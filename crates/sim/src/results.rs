@@ -53,6 +53,14 @@ pub struct FlowSummary {
     pub rtt_ms: Dist,
     /// When a sized transfer was fully acknowledged (flow completion time from its start).
     pub completion_time_s: Option<f64>,
+    /// Payload a misbehaving receiver acknowledged but never received (optimistic ACKing's
+    /// cost; absent, and zero, for honest receivers).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub app_lost_bytes: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -250,6 +258,7 @@ impl RunResult {
                     loss_episodes: st.loss_episodes,
                     rtt_ms: Dist::from_hist(&f.rtt_us, 1e-3),
                     completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),
+                    app_lost_bytes: st.app_lost_bytes,
                 }
             })
             .collect();

@@ -96,7 +96,7 @@ impl Simulation {
             .enumerate()
             .map(|(i, f)| {
                 let rng = component_rng(cfg.seed, i as u64);
-                let (ep, header_bytes) = Endpoint::new(&f.transport, &f.sender, f.delayed_ack, rng);
+                let (ep, header_bytes) = Endpoint::with_attack(&f.transport, &f.sender, f.delayed_ack, f.attack, rng);
                 events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);
@@ -340,6 +340,7 @@ impl Simulation {
                 ecn: if tx.ecn_capable { ECT0 } else { NOT_ECT },
                 retransmission: tx.is_retransmission,
                 hdr_rtt: tx.hdr_rtt.unwrap_or(Time::ZERO),
+                nonce: tx.nonce,
             };
             if let Some(tap) = &mut self.tap {
                 tap.data_sent(now, &p);
@@ -419,26 +420,44 @@ impl Simulation {
     }
 
     /// Sends everything in `out` back to flow `i`'s sender, leaving `out` empty.
+    ///
+    /// A misbehaving receiver's ACKs for one arrival (divided, spoofed, optimistic) leave as one
+    /// train and share one draw of the sender's processing jitter: drawn per ACK, the last of a
+    /// train would come at the largest of many draws, a steadier delay than an honest flow's,
+    /// and drop-tail phase effects (which the jitter exists to break) would decide the outcome.
     fn send_all_back(&mut self, i: usize, out: &mut Vec<Back>) {
+        let train = self.cfg.flows[i].attack.is_some();
+        let mut jitter = None;
         for back in out.drain(..) {
-            self.send_back(i, back);
+            let used = self.send_back(i, back, if train { jitter } else { None });
+            jitter = jitter.or(used);
         }
     }
 
-    fn send_back(&mut self, i: usize, back: Back) {
+    /// The sender's ACK processing jitter: `shared` if given, else a fresh draw.
+    fn draw_jitter(&mut self, shared: Option<Time>) -> Time {
+        match shared {
+            Some(j) => j,
+            None if self.host_jitter > Time::ZERO => Time(self.jitter_rng.random_range(0..=self.host_jitter.0)),
+            None => Time::ZERO,
+        }
+    }
+
+    /// Returns the jitter it drew (or shared), unless the return path lost the packet.
+    fn send_back(&mut self, i: usize, back: Back, shared: Option<Time>) -> Option<Time> {
         if self.reverse_loss.lose() {
-            return;
+            return None;
         }
         let mut extra = self.reverse_delay.sample();
-        if self.host_jitter > Time::ZERO {
-            extra += Time(self.jitter_rng.random_range(0..=self.host_jitter.0));
-        }
+        let jitter = self.draw_jitter(shared);
+        extra += jitter;
         let f = &mut self.flows[i];
         let at = self.now + f.rev_delay + extra;
         if f.back_pipe.push(at, back) {
             f.back_gen = f.back_gen.wrapping_add(1);
             self.events.schedule(at, EventKind::AckArrival, i as u32, f.back_gen);
         }
+        Some(jitter)
     }
 
     fn on_back_arrival(&mut self, i: usize) {

@@ -408,6 +408,7 @@ impl Emulator {
             ecn: info.ecn,
             retransmission: false,
             hdr_rtt: Time::ZERO,
+            nonce: 0,
         };
         match self.link.arrive(now, p) {
             (Admission::Queued, departure) => {

@@ -220,5 +220,6 @@ fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSumm
         // The smoothed RTT at each sample (TCP_INFO gives no per-ACK samples).
         rtt_ms: Dist::from_hist(&r.srtt_us, 1e-3),
         completion_time_s: r.completed.map(|t| (t - f.start).as_secs_f64()),
+        app_lost_bytes: 0,
     }
 }

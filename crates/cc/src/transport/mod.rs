@@ -7,6 +7,8 @@
 //! behaves the same in both. Sequence numbers count segments; every segment carries `mss`
 //! payload bytes except possibly the last of a finite transfer.
 
+pub mod defence;
+pub mod misbehave;
 pub mod pacer;
 pub mod prr;
 pub mod rack;
@@ -15,6 +17,8 @@ pub mod rtt;
 pub mod sender;
 pub mod tlp;
 
+pub use defence::Defences;
+pub use misbehave::Misbehaviour;
 pub use receiver::{Receiver, ReceiverConfig};
 pub use sender::{SenderConfig, SenderCore, SenderStats, Transmit};
 
@@ -46,6 +50,13 @@ pub struct Ack {
     pub echo: Option<Time>,
     /// One-way delay of that data packet, when the receiver can measure it.
     pub one_way_delay: Option<Time>,
+    /// Payload bytes of segment `cum_ack` also acknowledged: the byte offset a real TCP ACK
+    /// number can name inside a segment. Always 0 from an honest receiver (it acknowledges whole
+    /// segments); a misbehaving one uses it for ACK division (Savage et al. 1999 §3.1).
+    pub offset: u32,
+    /// The cumulative nonce (Savage et al. 1999 §4.3): the wrapping sum of the nonces of every
+    /// segment below `cum_ack`, as the receiver saw them. 0 when the sender sends no nonces.
+    pub nonce_sum: u32,
 }
 
 impl Ack {

@@ -8,9 +8,15 @@
 //! - ECN (RFC 3168): ECE is echoed on every ACK sent after a CE mark (the simulated sender
 //!   reacts at most once per window, like a CWR handshake); the count of CE-marked segments since
 //!   the previous ACK is reported too, as accurate-ECN-style feedback for DCTCP.
+//! - The cumulative nonce (Savage et al. 1999 §4.3): when segments carry nonces, every ACK
+//!   echoes the sum of the nonces below its cumulative ACK ([`Ack::nonce_sum`]).
+//! - A receiver may misbehave ([`Misbehaviour`], set in [`ReceiverConfig::attack`]); use
+//!   [`Receiver::on_arrival`], which applies the attack to the honest receiver's ACKs.
 
+use super::misbehave::Misbehaviour;
 use super::{Ack, SackBlock, MAX_SACK_BLOCKS};
-use crate::units::Time;
+use crate::units::{Bytes, Time};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReceiverConfig {
@@ -18,11 +24,13 @@ pub struct ReceiverConfig {
     /// Acknowledge every `delack_segments`-th in-order segment (1 = no delayed ACKs).
     pub delack_segments: u32,
     pub delack_timeout: Time,
+    /// An attack on the sender (`None`: an honest receiver).
+    pub attack: Option<Misbehaviour>,
 }
 
 impl Default for ReceiverConfig {
     fn default() -> Self {
-        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40) }
+        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40), attack: None }
     }
 }
 
@@ -34,6 +42,10 @@ pub struct ReceiverStats {
     pub duplicate_segments: u64,
     pub acks_sent: u64,
     pub ce_marked: u64,
+    /// Payload bytes that arrived, each once: what the receiving application gets.
+    pub delivered_bytes: Bytes,
+    /// ACKs a misbehaving receiver added to the honest ones (divided, spoofed or optimistic).
+    pub attack_acks: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -52,6 +64,12 @@ pub struct Receiver {
     last_echo: Option<Time>,
     last_owd: Option<Time>,
     stats: ReceiverStats,
+    /// Sum of the nonces below `rcv_nxt`, and the nonces of segments held out of order.
+    nonce_sum: u32,
+    ooo_nonces: BTreeMap<u64, u32>,
+    /// Highest segment received + 1, and the highest cumulative ACK claimed (optimistic ACKing).
+    max_seen: u64,
+    claimed: u64,
 }
 
 impl Receiver {
@@ -69,9 +87,91 @@ impl Receiver {
             last_echo: None,
             last_owd: None,
             stats: ReceiverStats::default(),
+            nonce_sum: 0,
+            ooo_nonces: BTreeMap::new(),
+            max_seen: 0,
+            claimed: 0,
         }
     }
 
+    /// Segments the receiver acknowledged (optimistically) that never arrived and, as the path
+    /// delivers in order, never will: the application's loss. Zero for an honest receiver.
+    pub fn app_lost_segments(&self) -> u64 {
+        let bound = self.claimed.min(self.max_seen);
+        if bound <= self.rcv_nxt {
+            return 0;
+        }
+        let held: u64 = self.ooo.iter().map(|b| b.end.min(bound).saturating_sub(b.start.min(bound))).sum();
+        bound - self.rcv_nxt - held
+    }
+
+    /// A data segment of `len` payload bytes carrying `nonce` (0: none) arrived: the honest
+    /// receiver's ACK, if any, with the configured attack applied, go into `out`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_arrival(&mut self, now: Time, seq: u64, len: Bytes, sent: Time, ce: bool, nonce: u32, out: &mut Vec<Ack>) {
+        let fresh = seq >= self.rcv_nxt && !self.holds(seq);
+        if fresh {
+            self.stats.delivered_bytes += len;
+            if nonce != 0 {
+                self.ooo_nonces.insert(seq, nonce);
+            }
+        }
+        self.max_seen = self.max_seen.max(seq + 1);
+        let (before, sum_before) = (self.rcv_nxt, self.nonce_sum);
+        let ack = self.on_segment(now, seq, sent, ce);
+        if !self.ooo_nonces.is_empty() {
+            for s in before..self.rcv_nxt {
+                if let Some(n) = self.ooo_nonces.remove(&s) {
+                    self.nonce_sum = self.nonce_sum.wrapping_add(n);
+                }
+            }
+        }
+        let Some(mut ack) = ack else { return };
+        ack.nonce_sum = self.nonce_sum;
+        match self.cfg.attack {
+            None => out.push(ack),
+            Some(Misbehaviour::AckDivision { split }) => {
+                // The segment that just came into order, acknowledged in parts first.
+                if fresh && seq == before {
+                    let parts = (split as Bytes).min(len).max(1);
+                    for k in 1..parts {
+                        let part = Ack { cum_ack: seq, offset: (k * len / parts) as u32, nonce_sum: sum_before, n_sack: 0, ..ack };
+                        out.push(part);
+                        self.stats.attack_acks += 1;
+                    }
+                }
+                out.push(ack);
+            }
+            Some(Misbehaviour::DupAckSpoofing { count }) => {
+                out.push(ack);
+                if !self.ooo.is_empty() {
+                    for _ in 0..count {
+                        out.push(ack);
+                    }
+                    self.stats.attack_acks += count as u64;
+                }
+            }
+            Some(Misbehaviour::OptimisticAck { lead }) => {
+                out.push(ack);
+                let claim = self.claimed.max(self.max_seen + lead as u64);
+                self.claimed = claim;
+                // The nonces it knows: those below rcv_nxt and of held segments below the claim.
+                let guess =
+                    self.ooo_nonces.range(self.rcv_nxt..claim).fold(self.nonce_sum, |a, (_, &n)| a.wrapping_add(n));
+                out.push(Ack { cum_ack: claim, offset: 0, nonce_sum: guess, sack: Default::default(), n_sack: 0, ..ack });
+                self.stats.attack_acks += 1;
+            }
+        }
+    }
+
+    /// The delayed-ACK timer, as [`on_timer`](Self::on_timer), with the nonce sum stamped.
+    pub fn on_timer_ack(&mut self, now: Time) -> Option<Ack> {
+        self.on_timer(now).map(|a| Ack { nonce_sum: self.nonce_sum, ..a })
+    }
+
+    pub fn config(&self) -> &ReceiverConfig {
+        &self.cfg
+    }
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
     }
@@ -297,4 +397,60 @@ mod tests {
         let a = r.on_segment(Time(0), 3, Time(0), false).unwrap();
         assert_eq!((a.cum_ack, a.n_sack), (0, 0));
     }
+    fn attacker(attack: Misbehaviour) -> Receiver {
+        Receiver::new(ReceiverConfig { attack: Some(attack), ..ReceiverConfig::default() })
+    }
+
+    #[test]
+    fn ack_division_acknowledges_a_segment_in_parts_then_whole() {
+        let mut r = attacker(Misbehaviour::AckDivision { split: 4 });
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        let got: Vec<(u64, u32)> = out.iter().map(|a| (a.cum_ack, a.offset)).collect();
+        assert_eq!(got, [(0, 250), (0, 500), (0, 750), (1, 0)]);
+        assert_eq!(r.stats().attack_acks, 3);
+        assert_eq!(r.stats().delivered_bytes, 1000);
+    }
+
+    #[test]
+    fn spoofed_duplicates_only_while_a_hole_is_open() {
+        let mut r = attacker(Misbehaviour::DupAckSpoofing { count: 3 });
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        assert_eq!(out.len(), 1);
+        out.clear();
+        r.on_arrival(Time(0), 2, 1000, Time(0), false, 0, &mut out);
+        assert_eq!(out.len(), 4);
+        assert!(out.iter().all(|a| a.cum_ack == 1));
+    }
+
+    /// Optimistic ACKs run `lead` ahead of the highest segment seen; a segment below the claim
+    /// that never arrives is the application's loss; the honest ACK goes first.
+    #[test]
+    fn optimistic_acks_lead_and_their_holes_are_lost() {
+        let mut r = attacker(Misbehaviour::OptimisticAck { lead: 5 });
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        assert_eq!(out.iter().map(|a| a.cum_ack).collect::<Vec<_>>(), [1, 6]);
+        // Segment 1 is dropped; 2 and 3 arrive.
+        for s in [2, 3] {
+            r.on_arrival(Time(0), s, 1000, Time(0), false, 0, &mut out);
+        }
+        assert_eq!(out.last().unwrap().cum_ack, 9);
+        assert_eq!(r.app_lost_segments(), 1);
+        assert_eq!(r.stats().delivered_bytes, 3000);
+    }
+
+    /// The nonce sum covers exactly the segments below the cumulative ACK, in whatever order
+    /// they arrived.
+    #[test]
+    fn the_nonce_sum_follows_the_cumulative_ack() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        r.on_arrival(Time(0), 1, 1000, Time(0), false, 7, &mut out);
+        assert_eq!((out[0].cum_ack, out[0].nonce_sum), (0, 0));
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 5, &mut out);
+        assert_eq!((out[1].cum_ack, out[1].nonce_sum), (2, 12));
+    }
 }
+

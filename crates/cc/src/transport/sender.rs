@@ -27,11 +27,17 @@
 //!   delivers closes a sample over `max(send interval, ACK interval)`.
 //! - **Pacing**: the controller's pacing rate is always honoured; window-based flows may ask
 //!   for Linux-style pacing at `2·cwnd/srtt` in slow start and `1.2·cwnd/srtt` after.
+//! - **Defences against a misbehaving receiver** ([`super::defence`], [`SenderConfig::defences`]):
+//!   how much an ACK lets the window grow (per ACK, whole segments, or bytes with RFC 3465's
+//!   limit), Savage et al.'s bound on duplicate ACKs, and the cumulative nonce check. An ACK may
+//!   name a byte offset inside a segment ([`Ack::offset`]); the sender tracks it for the head
+//!   segment and credits it per the defences, but a segment counts as delivered only whole.
 
 use super::pacer::Pacer;
 use super::prr::{Prr, ReductionBound};
 use super::rack::Rack;
 use super::tlp::{Probe, ProbeOutcome, Tlp};
+use super::defence::{self, Acknowledged, Defences};
 use super::rtt::RttEstimator;
 use super::{Ack, SackBlock};
 use crate::config::{Cc, CcConfig};
@@ -72,6 +78,9 @@ pub struct SenderConfig {
     pub ecn: bool,
     /// Bytes to transfer; `None` for a bulk flow that always has data.
     pub data_limit: Option<Bytes>,
+    /// Defences against a misbehaving receiver (default: Linux's, as before they were
+    /// switchable).
+    pub defences: Defences,
 }
 
 impl Default for SenderConfig {
@@ -92,6 +101,7 @@ impl Default for SenderConfig {
             pace_window: false,
             ecn: false,
             data_limit: None,
+            defences: Defences::default(),
         }
     }
 }
@@ -156,6 +166,12 @@ pub struct SenderStats {
     pub tlp_probes: u64,
     /// Probe episodes that repaired a loss (Linux `TCPLossProbeRecovery`).
     pub tlp_recoveries: u64,
+    /// ACKs that acknowledged part of a segment (a byte offset beyond the one before).
+    pub partial_acks: u64,
+    /// ACKs dropped because their nonce sum was wrong (the `nonce` defence).
+    pub nonce_failures: u64,
+    /// Duplicate ACKs not counted as departures (the `dupack_limit` defence).
+    pub dupacks_ignored: u64,
 }
 
 /// A segment to put on the wire.
@@ -259,6 +275,11 @@ pub struct SenderCore {
     pacer: Pacer,
     last_send: Option<Time>,
     stats: SenderStats,
+    /// Bytes of segment `snd_una` acknowledged by byte offsets (partial ACKs).
+    una_offset: Bytes,
+    /// The nonce key (secret to the receiver) and the sum of the nonces below `snd_una`.
+    nonce_key: u64,
+    nonce_sum_una: u32,
 }
 
 impl SenderCore {
@@ -279,7 +300,12 @@ impl SenderCore {
                 (n, b - (n - 1) * cfg.mss)
             }
         };
+        // A copy of the generator draws the key: the controller's stream is untouched.
+        let nonce_key = crate::rng::RngCore::next_u64(&mut rng.clone());
         SenderCore {
+            una_offset: 0,
+            nonce_key,
+            nonce_sum_una: 0,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             cc,
             rng,
@@ -377,6 +403,15 @@ impl SenderCore {
         if self.total_segs > self.snd_nxt {
             self.total_segs = self.snd_nxt;
             self.last_len = self.cfg.mss;
+        }
+    }
+
+    /// The nonce segment `seq` carries (0 when the `nonce` defence is off).
+    pub fn nonce(&self, seq: u64) -> u32 {
+        if self.cfg.defences.nonce {
+            defence::nonce(self.nonce_key, seq)
+        } else {
+            0
         }
     }
 
@@ -758,6 +793,32 @@ impl SenderCore {
         if ack.cum_ack > self.snd_nxt || ack.cum_ack < self.snd_una {
             return Feedback::default(); // acknowledges data never sent, or an old ACK
         }
+        let offset = ack.offset as Bytes;
+        if offset > 0 && (ack.cum_ack == self.snd_nxt || offset >= self.seg_len(ack.cum_ack)) {
+            return Feedback::default(); // a byte offset beyond the segment or the data sent
+        }
+        if self.cfg.defences.nonce {
+            let expected =
+                (self.snd_una..ack.cum_ack).fold(self.nonce_sum_una, |a, s| a.wrapping_add(self.nonce(s)));
+            if ack.nonce_sum != expected {
+                self.stats.nonce_failures += 1;
+                return Feedback::default();
+            }
+            self.nonce_sum_una = expected;
+        }
+        // Bytes newly acknowledged by the offset; those of the head already acknowledged so.
+        let (partial_bytes, already_credited) = if ack.cum_ack == self.snd_una {
+            (offset.saturating_sub(self.una_offset), 0)
+        } else {
+            (offset, self.una_offset)
+        };
+        let partial = ack.cum_ack == self.snd_una && partial_bytes > 0;
+        if partial {
+            self.stats.partial_acks += 1;
+        }
+        if ack.cum_ack > self.snd_una || partial {
+            self.una_offset = offset;
+        }
         let prior_in_flight = self.bytes_in_flight();
         let flavor = self.cc.fast_recovery();
         let mut fb = Feedback { prior_in_flight, ..Feedback::default() };
@@ -808,15 +869,21 @@ impl SenderCore {
         if fb.acked_packets > 0 {
             self.rate.delivered_time = now;
         }
-        fb.is_dupack = !advanced && self.packets_out() > 0;
-        if advanced {
+        fb.is_dupack = !advanced && !partial && self.packets_out() > 0;
+        if advanced || partial {
             self.dupacks = 0;
         } else if fb.is_dupack {
-            self.dupacks += 1;
             // After an RTO, duplicate ACKs mostly echo go-back-N retransmissions of segments the
             // receiver already holds: they do not show new data leaving the network.
-            if !self.cfg.sack && self.state != RecoveryState::Loss {
-                self.sacked_out += 1;
+            let counts = !self.cfg.sack && self.state != RecoveryState::Loss;
+            if counts && self.cfg.defences.dupack_limit && !self.dupack_may_count(now) {
+                self.stats.dupacks_ignored += 1;
+                fb.is_dupack = false;
+            } else {
+                self.dupacks += 1;
+                if counts {
+                    self.sacked_out += 1;
+                }
             }
         }
         if !self.cfg.sack {
@@ -914,19 +981,40 @@ impl SenderCore {
         // an ACK of new data re-arms it; leaving the Open state stops it).
         if self.packets_out() == 0 {
             self.rto_deadline = None;
-        } else if advanced {
+        } else if advanced || partial {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         if advanced || self.packets_out() == 0 || !matches!(self.state, RecoveryState::Open | RecoveryState::Cwr) {
             self.arm_probe(now);
         }
 
+        // 9. What the controller may grow by (the defences; unchanged under Linux's default).
+        let delivered_packets = fb.acked_packets;
+        if self.cfg.defences != Defences::default() || partial || already_credited > 0 {
+            let a = Acknowledged { segment_bytes: fb.acked_bytes, partial_bytes, already_credited };
+            let slow_start = self.cc.snapshot().ssthresh.is_some_and(|ss| self.cc.control().cwnd.is_some_and(|w| w < ss));
+            let after_timeout = self.state == RecoveryState::Loss;
+            fb.acked_bytes = defence::growth_credit(&self.cfg.defences, &a, self.cfg.mss, slow_start, after_timeout);
+            if fb.acked_bytes > 0 {
+                fb.acked_packets = fb.acked_packets.max(1);
+            }
+        }
+
         let (cc, mut ctx) = self.ctx(now);
         cc.on_feedback(&fb, &mut ctx);
-        // 9. Proportional rate reduction (tcp_cwnd_reduction), with the target the controller
+        // 10. Proportional rate reduction (tcp_cwnd_reduction), with the target the controller
         // has just set.
-        self.prr_update(fb.acked_packets as u64, advanced && fb.lost_packets == 0);
+        self.prr_update(delivered_packets as u64, advanced && fb.lost_packets == 0);
         fb
+    }
+
+    /// Savage et al.'s duplicate-ACK bound in time (the `dupack_limit` defence): one more
+    /// duplicate ACK may count as a departure only while fewer are counted than segments above
+    /// the head (the hole every duplicate names) sent at least one minimum RTT ago.
+    fn dupack_may_count(&self, now: Time) -> bool {
+        let Some(min_rtt) = self.rtt.stats().min_rtt else { return true };
+        let possible = defence::could_have_arrived(self.segs.iter().skip(1).map(|s| s.sent_time), now, min_rtt);
+        self.sacked_out < possible
     }
 
     /// RFC 6937 on one ACK (or RACK timer) in fast recovery: the window becomes
@@ -1385,4 +1473,110 @@ mod tests {
         // No second probe: the next timer is the RTO, a full RTO after the probe.
         assert_eq!(s.next_timer(), Some(fire + s.rto()));
     }
+    /// A Reno sender with the given defences, `iw` segments in flight, on a 100 ms path.
+    fn reno(d: Defences, iw: u32, sack: bool) -> SenderCore {
+        let cfg = SenderConfig { initial_window: iw, defences: d, sack, ..SenderConfig::default() };
+        let mut s = SenderCore::new(cfg, &CcConfig::from_name("reno").unwrap(), component_rng(1, 1));
+        s.on_handshake(ms(100));
+        s
+    }
+
+    fn cwnd_segments(s: &SenderCore) -> u64 {
+        s.control().cwnd.unwrap() / MSS
+    }
+
+    /// ACK division in slow start (Savage et al. §3.1). Each of the 10 segments of the first
+    /// flight is acknowledged in m = 10 parts. Per-ACK counting adds one SMSS per ACK, so the
+    /// flight's ACKs grow cwnd by 10·m: 10 → 110 segments, against 10 → 20 for honest ACKs
+    /// (growth per RTT multiplied by m). Whole-segment counting (Linux) and byte counting
+    /// (RFC 3465) credit the parts with what the segment is worth: 20.
+    #[test]
+    fn ack_division_multiplies_slow_start_growth_unless_defended() {
+        let m = 10;
+        let abc = Defences { nonce: false, ..Defences::ALL }; // these ACKs carry no nonce sums
+        for (d, want) in [(Defences::NONE, 10 + 10 * m), (Defences::default(), 20), (abc, 20)] {
+            let mut s = reno(d, 10, true);
+            assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+            for seq in 0..10u64 {
+                for k in 1..m {
+                    let part = Ack { cum_ack: seq, offset: (k * MSS / m) as u32, echo: Some(Time::ZERO), ..Ack::default() };
+                    s.on_ack(ms(100), &part);
+                }
+                s.on_ack(ms(100), &ack(seq + 1, None, Time::ZERO));
+                s.check_invariants().unwrap();
+            }
+            assert_eq!(cwnd_segments(&s), want, "{d:?}");
+            assert_eq!(s.stats().partial_acks, 10 * (m - 1));
+            assert_eq!(s.stats().bytes_delivered, 10 * MSS);
+        }
+    }
+
+    /// A partial ACK beyond the segment or beyond the data sent is ignored.
+    #[test]
+    fn offsets_beyond_a_segment_or_the_data_sent_are_ignored() {
+        let mut s = reno(Defences::NONE, 2, true);
+        send_all(&mut s, Time::ZERO);
+        let before = cwnd_segments(&s);
+        s.on_ack(ms(100), &Ack { cum_ack: 0, offset: MSS as u32, ..Ack::default() });
+        s.on_ack(ms(100), &Ack { cum_ack: 2, offset: 1, ..Ack::default() });
+        assert_eq!((s.stats().partial_acks, cwnd_segments(&s), s.snd_una()), (0, before, 0));
+    }
+
+    /// Duplicate-ACK spoofing in fast recovery (Savage et al. §3.2), Reno without SACK: 20
+    /// segments out, segment 0 lost, the honest receiver's 19 duplicates, then 30 spoofed ones
+    /// at once. Undefended, each spoofed duplicate counts as a departure as long as
+    /// `tcp_limit_reno_sacked` (outstanding less one hole) allows, and every segment sent
+    /// raises that limit by one: so each spoofed duplicate lets one more segment out, 30 in all.
+    /// With the `dupack_limit` defence a duplicate counts only for a segment above the hole sent
+    /// at least one minimum RTT (100 ms) ago: the 19 honest ones use all 19, the 30 spoofed
+    /// ones release nothing.
+    #[test]
+    fn spoofed_duplicates_inflate_recovery_only_when_undefended() {
+        let run = |d: Defences| {
+            let mut s = reno(d, 20, false);
+            assert_eq!(send_all(&mut s, Time::ZERO).len(), 20);
+            let mut sent_after_honest = 0;
+            for k in 0..19 {
+                let now = ms(100) + us(10 * k);
+                s.on_ack(now, &ack(0, None, Time::ZERO));
+                sent_after_honest += send_all(&mut s, now).len();
+            }
+            assert!(s.in_recovery());
+            let now = ms(101);
+            let mut spoofed_released = 0;
+            for _ in 0..30 {
+                s.on_ack(now, &ack(0, None, Time::ZERO));
+                spoofed_released += send_all(&mut s, now).len();
+                s.check_invariants().unwrap();
+            }
+            (sent_after_honest, spoofed_released, s.stats().dupacks_ignored)
+        };
+        let (honest_off, spoofed_off, ignored_off) = run(Defences::NONE);
+        let (honest_on, spoofed_on, ignored_on) = run(Defences { dupack_limit: true, ..Defences::NONE });
+        assert_eq!(honest_off, honest_on, "honest duplicates are all counted either way");
+        assert_eq!((spoofed_off, ignored_off), (30, 0));
+        assert_eq!((spoofed_on, ignored_on), (0, 30));
+    }
+
+    /// The cumulative nonce (Savage et al. §4.3): an ACK whose nonce sum covers a segment the
+    /// receiver never saw is dropped; the right sum is accepted.
+    #[test]
+    fn an_optimistic_ack_fails_the_nonce_check() {
+        let mut s = reno(Defences::ALL, 10, true);
+        send_all(&mut s, Time::ZERO);
+        let sum = |n: u64| (0..n).fold(0u32, |a, q| a.wrapping_add(s.nonce(q)));
+        // Segments 0-3 arrived; the receiver claims 0-7, guessing the sum from what it has.
+        let optimistic = Ack { cum_ack: 8, nonce_sum: sum(4), echo: Some(Time::ZERO), ..Ack::default() };
+        let honest = Ack { cum_ack: 4, nonce_sum: sum(4), echo: Some(Time::ZERO), ..Ack::default() };
+        s.on_ack(ms(100), &optimistic);
+        assert_eq!((s.snd_una(), s.stats().nonce_failures), (0, 1));
+        s.on_ack(ms(100), &honest);
+        assert_eq!((s.snd_una(), s.stats().nonce_failures), (4, 1));
+        // Without the defence the same optimistic ACK is believed.
+        let mut t = reno(Defences::NONE, 10, true);
+        send_all(&mut t, Time::ZERO);
+        t.on_ack(ms(100), &optimistic);
+        assert_eq!(t.snd_una(), 8);
+    }
 }
+

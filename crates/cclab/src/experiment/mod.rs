@@ -7,6 +7,7 @@
 //! stated tolerance. `--fast` shortens runs and uses fewer seeds: CI runs that mode and checks
 //! the qualitative result the seed reports.
 
+mod attacks;
 mod mathis;
 mod nmap_scaling;
 mod sabul_table1;
@@ -102,6 +103,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         title: "Host discovery of 500, 5000 and 10000 random addresses, unscaled vs scaled probe windows",
         description: nmap_scaling::DESCRIPTION,
         run: nmap_scaling::run,
+    },
+    Experiment {
+        name: "attacks",
+        seed: "002 (the talk's \"Attacks on CA\") and Savage et al., CCR 1999",
+        title: "ACK division, duplicate-ACK spoofing and optimistic ACKs against Reno, CUBIC and BBR, defences off and on",
+        description: attacks::DESCRIPTION,
+        run: attacks::run,
     },
     Experiment {
         name: "twin",
