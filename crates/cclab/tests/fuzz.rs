@@ -157,6 +157,27 @@ fn scenario_value(kind: &'static str) -> BoxedStrategy<String> {
                 .boxed(),
             )
             .boxed(),
+        "receiver" => prop::sample::select(vec![
+            "{ attack = \"honest\" }",
+            "{ attack = \"ack-division\", split = 10 }",
+            "{ attack = \"ack-division\", split = 0 }",
+            "{ attack = \"ack-division\", split = 100000000 }",
+            "{ attack = \"dup-ack-spoofing\", count = 3 }",
+            "{ attack = \"dup-ack-spoofing\", count = -1 }",
+            "{ attack = \"optimistic-ack\", lead = 20 }",
+            "{ attack = \"optimistic-ack\", lead = 18446744073709551615 }",
+            "{ attack = \"bogus\" }",
+        ])
+        .prop_map(String::from)
+        .boxed(),
+        "defences" => prop::sample::select(vec![
+            "{ abc = true, new_data_only = true, dupack_limit = true, nonce = true }",
+            "{ abc = false, new_data_only = false, dupack_limit = false, nonce = false }",
+            "{ abc = 1 }",
+            "{ shields = true }",
+        ])
+        .prop_map(String::from)
+        .boxed(),
         _ => netem_text().prop_map(|n| format!("{n:?}")).boxed(),
     }
 }
@@ -198,6 +219,8 @@ fn scenario_text() -> impl Strategy<Value = String> {
                 ("sack", "bool"),
                 ("delayed_ack", "bool"),
                 ("access_rate", "rate"),
+                ("receiver", "receiver"),
+                ("defences", "defences"),
             ])
             .prop_flat_map(|(k, kind)| scenario_value(kind).prop_map(move |v| format!("{k} = {v}"))),
             0..3,
