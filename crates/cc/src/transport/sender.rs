@@ -233,6 +233,16 @@ struct RateCandidate {
     seg: Seg,
 }
 
+/// What an accepted ACK's byte offset acknowledges inside the head segment.
+struct Credit {
+    /// Bytes newly acknowledged by the offset.
+    partial_bytes: Bytes,
+    /// Bytes of the head that earlier partial ACKs had acknowledged.
+    already_credited: Bytes,
+    /// The ACK acknowledges part of the head and no whole segment.
+    partial: bool,
+}
+
 /// The sans-I/O TCP sender.
 #[derive(Clone, Debug)]
 pub struct SenderCore {
@@ -789,20 +799,67 @@ impl SenderCore {
     }
 
     /// Processes one ACK, informs the controller, and returns what the controller was told.
+    /// The steps follow the RFCs in order: the ACK's validity (and the nonce defence), the
+    /// scoreboard (RFC 6675 §5's cumulative and SACK processing, duplicate ACKs), the tail loss
+    /// probe's outcome (RFC 8985 §7.4), the RTT sample (RFC 7323 §4, RFC 6298), the end of
+    /// recovery, loss detection (RFC 6675 §5, RFC 8985 §6) and ECN (RFC 3168 §6.1.2), the
+    /// delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation), the timers, the
+    /// growth credit the defences allow, and PRR (RFC 6937).
     pub fn on_ack(&mut self, now: Time, ack: &Ack) -> Feedback {
+        let Some(Credit { partial_bytes, already_credited, partial }) = self.accept(ack) else {
+            return Feedback::default();
+        };
+        let flavor = self.cc.fast_recovery();
+        let mut fb = Feedback { prior_in_flight: self.bytes_in_flight(), ..Feedback::default() };
+        let (advanced, rtt_seg_sent, rate_cand) = self.update_scoreboard(now, ack, &mut fb);
+        self.count_duplicate(now, advanced, partial, &mut fb);
+        // The tail loss probe's outcome (tcp_process_tlp_ack), before loss detection as in Linux.
+        if self.tlp.on_ack(ack.cum_ack, !advanced && fb.acked_packets == 0) == ProbeOutcome::Repaired {
+            self.tlp_repaired(&mut fb);
+        }
+        self.sample_rtt(now, ack, rtt_seg_sent, &mut fb);
+        self.end_recovery(advanced, flavor, &mut fb);
+        self.detect_losses(now, ack, advanced, flavor, &mut fb);
+        fb.rate_sample = rate_cand.as_ref().and_then(|c| self.rate_sample(now, c));
+        fb.ece = ack.ece;
+        fb.ecn_ce_packets = ack.ce_packets;
+        if self.cfg.ecn {
+            fb.ecn_ect_packets = fb.acked_packets;
+        }
+        if ack.ece {
+            self.stats.ece_acks += 1;
+        }
+        fb.one_way_delay = ack.one_way_delay;
+        fb.delivered = self.rate.delivered;
+        fb.prior_delivered = rate_cand.map_or(0, |c| c.seg.delivered);
+        self.restart_timers(now, advanced || partial, advanced);
+        let delivered_packets = fb.acked_packets;
+        self.credit_growth(&Acknowledged { segment_bytes: fb.acked_bytes, partial_bytes, already_credited }, partial, &mut fb);
+        let (cc, mut ctx) = self.ctx(now);
+        cc.on_feedback(&fb, &mut ctx);
+        // Proportional rate reduction (tcp_cwnd_reduction), with the target the controller has
+        // just set.
+        self.prr_update(delivered_packets as u64, advanced && fb.lost_packets == 0);
+        fb
+    }
+
+    /// Whether the ACK is one to process: it acknowledges only data sent, its byte offset lies
+    /// inside a segment, and (with the nonce defence) it proves receipt. Returns the bytes its
+    /// offset newly acknowledges inside the head segment and those the head had already.
+    fn accept(&mut self, ack: &Ack) -> Option<Credit> {
         if ack.cum_ack > self.snd_nxt || ack.cum_ack < self.snd_una {
-            return Feedback::default(); // acknowledges data never sent, or an old ACK
+            return None; // acknowledges data never sent, or an old ACK
         }
         let offset = ack.offset as Bytes;
         if offset > 0 && (ack.cum_ack == self.snd_nxt || offset >= self.seg_len(ack.cum_ack)) {
-            return Feedback::default(); // a byte offset beyond the segment or the data sent
+            return None; // a byte offset beyond the segment or the data sent
         }
         if self.cfg.defences.nonce {
             let expected =
                 (self.snd_una..ack.cum_ack).fold(self.nonce_sum_una, |a, s| a.wrapping_add(self.nonce(s)));
             if ack.nonce_sum != expected {
                 self.stats.nonce_failures += 1;
-                return Feedback::default();
+                return None;
             }
             self.nonce_sum_una = expected;
         }
@@ -819,13 +876,17 @@ impl SenderCore {
         if ack.cum_ack > self.snd_una || partial {
             self.una_offset = offset;
         }
-        let prior_in_flight = self.bytes_in_flight();
-        let flavor = self.cc.fast_recovery();
-        let mut fb = Feedback { prior_in_flight, ..Feedback::default() };
+        Some(Credit { partial_bytes, already_credited, partial })
+    }
+
+    /// RFC 6675 §5 scoreboard: the cumulatively acknowledged segments leave it, then the SACK
+    /// blocks (only the parts the previous ACK did not report) mark segments delivered; without
+    /// SACK, Linux's Reno emulation keeps the count of duplicate ACKs. Returns whether the
+    /// cumulative ACK advanced, the send time of the newest never-retransmitted segment
+    /// delivered (Karn's rule) and the rate sampler's candidate.
+    fn update_scoreboard(&mut self, now: Time, ack: &Ack, fb: &mut Feedback) -> (bool, Option<Time>, Option<RateCandidate>) {
         let mut rtt_seg_sent: Option<Time> = None;
         let mut rate_cand: Option<RateCandidate> = None;
-
-        // 1. Cumulatively acknowledged segments.
         let newly_cum = ack.cum_ack - self.snd_una;
         for _ in 0..newly_cum {
             let seq = self.snd_una;
@@ -834,7 +895,7 @@ impl SenderCore {
             if s.flags & SACKED != 0 {
                 self.sacked_out -= 1;
             } else {
-                self.deliver(now, ack.echo, seq, &s, len, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
+                self.deliver(now, ack.echo, seq, &s, len, fb, &mut rtt_seg_sent, &mut rate_cand);
             }
             if s.flags & LOST != 0 {
                 self.lost_out -= 1;
@@ -848,12 +909,10 @@ impl SenderCore {
         self.highest_sacked = self.highest_sacked.max(self.snd_una);
         self.lost_scan = self.lost_scan.max(self.snd_una);
         self.retx_hint = self.retx_hint.max(self.snd_una);
-
-        // 2. SACK blocks (only the parts not reported by the previous ACK).
         if self.cfg.sack {
             let blocks = *ack;
             for b in blocks.sack_blocks() {
-                self.apply_sack_block(now, ack.echo, *b, &mut fb, &mut rtt_seg_sent, &mut rate_cand);
+                self.apply_sack_block(now, ack.echo, *b, fb, &mut rtt_seg_sent, &mut rate_cand);
             }
             self.prev_n_sack = ack.n_sack as usize;
             self.prev_sack = ack.sack;
@@ -869,6 +928,13 @@ impl SenderCore {
         if fb.acked_packets > 0 {
             self.rate.delivered_time = now;
         }
+        (advanced, rtt_seg_sent, rate_cand)
+    }
+
+    /// Duplicate ACKs (RFC 5681 §2): counted, and without SACK taken as departures (Linux's
+    /// `sacked_out` emulation), within the `dupack_limit` defence's bound and at most one hole
+    /// short of everything outstanding (`tcp_limit_reno_sacked`).
+    fn count_duplicate(&mut self, now: Time, advanced: bool, partial: bool, fb: &mut Feedback) {
         fb.is_dupack = !advanced && !partial && self.packets_out() > 0;
         if advanced || partial {
             self.dupacks = 0;
@@ -887,19 +953,16 @@ impl SenderCore {
             }
         }
         if !self.cfg.sack {
-            // tcp_limit_reno_sacked: at least one hole (or every lost segment) is not received.
             let holes = self.lost_out.max(1).min(self.packets_out());
             self.sacked_out = self.sacked_out.min(self.packets_out() - holes);
         }
-        // The tail loss probe's outcome (tcp_process_tlp_ack), before loss detection as in Linux.
-        if self.tlp.on_ack(ack.cum_ack, !advanced && fb.acked_packets == 0) == ProbeOutcome::Repaired {
-            self.tlp_repaired(&mut fb);
-        }
+    }
 
-        // 3. RTT sample, from the timestamp echo as Linux takes it with TCP timestamps
-        // (RFC 7323 §4): the echo names the transmission that triggered this ACK, so a
-        // retransmission that fills a hole gives its own RTT, not the hole's age. Without an
-        // echo, Karn's rule: the newest segment delivered that was never retransmitted.
+    /// The RTT sample, from the timestamp echo as Linux takes it with TCP timestamps (RFC 7323
+    /// §4): the echo names the transmission that triggered this ACK, so a retransmission that
+    /// fills a hole gives its own RTT, not the hole's age. Without an echo, Karn's rule: the
+    /// newest segment delivered that was never retransmitted.
+    fn sample_rtt(&mut self, now: Time, ack: &Ack, rtt_seg_sent: Option<Time>, fb: &mut Feedback) {
         if fb.acked_packets > 0 {
             if let Some(sent) = ack.echo.or(rtt_seg_sent).filter(|&t| t <= now) {
                 let sample = now - sent;
@@ -907,8 +970,11 @@ impl SenderCore {
                 fb.rtt_sample = Some(sample);
             }
         }
+    }
 
-        // 4. End of recovery.
+    /// Recovery ends when the recovery point is acknowledged (RFC 6582), or for Reno without
+    /// SACK at the first ACK that advances (RFC 5681 §3.2).
+    fn end_recovery(&mut self, advanced: bool, flavor: FastRecovery, fb: &mut Feedback) {
         if self.state != RecoveryState::Open {
             let reno_exit =
                 !self.cfg.sack && flavor == FastRecovery::Reno && advanced && self.state == RecoveryState::Recovery;
@@ -918,9 +984,12 @@ impl SenderCore {
                 fb.recovery_ended = true;
             }
         }
+    }
 
-        // 5. Loss detection: RFC 6675's DupThresh, then RACK's time-based rule (with SACK), or
-        // duplicate and partial ACKs (without).
+    /// Loss detection: RFC 6675's DupThresh, then RACK's time-based rule (with SACK), or
+    /// duplicate and partial ACKs (without); then ECN (RFC 3168 §6.1.2), whose echo reduces
+    /// the window at most once per window of data.
+    fn detect_losses(&mut self, now: Time, ack: &Ack, advanced: bool, flavor: FastRecovery, fb: &mut Feedback) {
         let lost_before = self.lost_out;
         let mut retx_lost = 0;
         if self.cfg.sack {
@@ -931,8 +1000,7 @@ impl SenderCore {
         } else {
             self.detect_losses_dupack(advanced, flavor);
         }
-        self.account_losses(self.lost_out - lost_before + retx_lost, &mut fb);
-        // ECN (RFC 3168 §6.1.2): an echo reduces the window at most once per window of data.
+        self.account_losses(self.lost_out - lost_before + retx_lost, fb);
         if self.cfg.ecn && (ack.ece || ack.ce_packets > 0) && self.state == RecoveryState::Open {
             self.state = RecoveryState::Cwr;
             self.recovery_point = self.snd_nxt;
@@ -941,71 +1009,53 @@ impl SenderCore {
             self.stats.ecn_reductions += 1;
         }
         fb.in_recovery = self.in_recovery();
+    }
 
-        // 6. Delivery-rate sample.
-        if let Some(RateCandidate { seg: p }) = rate_cand {
-            // tcp_rate_gen: the sample spans the longer of the send and ACK phases.
-            let send_elapsed = p.sent_time - p.first_sent_time;
-            let ack_elapsed = now - p.delivered_time;
-            let interval = send_elapsed.max(ack_elapsed);
-            if self.rate.app_limited > 0 && self.rate.delivered > self.rate.app_limited {
-                self.rate.app_limited = 0;
-            }
-            let min_rtt = self.rtt.stats().min_rtt.unwrap_or(Time::ZERO);
-            if interval > Time::ZERO && interval >= min_rtt {
-                fb.rate_sample = Some(RateSample {
-                    delivered: self.rate.delivered - p.delivered,
-                    interval,
-                    is_app_limited: p.flags & APP_LIMITED != 0,
-                    prior_delivered: p.delivered,
-                    tx_in_flight: p.tx_in_flight,
-                    lost: self.rate.lost - p.lost_at_send,
-                });
-            }
+    /// The delivery-rate sample (`tcp_rate_gen`): the data delivered since the candidate was
+    /// sent, over the longer of its send and ACK phases; none shorter than the minimum RTT.
+    fn rate_sample(&mut self, now: Time, c: &RateCandidate) -> Option<RateSample> {
+        let p = &c.seg;
+        let send_elapsed = p.sent_time - p.first_sent_time;
+        let ack_elapsed = now - p.delivered_time;
+        let interval = send_elapsed.max(ack_elapsed);
+        if self.rate.app_limited > 0 && self.rate.delivered > self.rate.app_limited {
+            self.rate.app_limited = 0;
         }
+        let min_rtt = self.rtt.stats().min_rtt.unwrap_or(Time::ZERO);
+        (interval > Time::ZERO && interval >= min_rtt).then(|| RateSample {
+            delivered: self.rate.delivered - p.delivered,
+            interval,
+            is_app_limited: p.flags & APP_LIMITED != 0,
+            prior_delivered: p.delivered,
+            tx_in_flight: p.tx_in_flight,
+            lost: self.rate.lost - p.lost_at_send,
+        })
+    }
 
-        // 7. ECN.
-        fb.ece = ack.ece;
-        fb.ecn_ce_packets = ack.ce_packets;
-        if self.cfg.ecn {
-            fb.ecn_ect_packets = fb.acked_packets;
-        }
-        if ack.ece {
-            self.stats.ece_acks += 1;
-        }
-        fb.one_way_delay = ack.one_way_delay;
-        fb.delivered = self.rate.delivered;
-        fb.prior_delivered = rate_cand.map_or(0, |c| c.seg.delivered);
-
-        // 8. Retransmission timer (RFC 6298 §5.2–5.3), and the loss probe's (tcp_set_xmit_timer:
-        // an ACK of new data re-arms it; leaving the Open state stops it).
+    /// The retransmission timer (RFC 6298 §5.2–5.3) restarts on an ACK of new data and stops
+    /// with nothing outstanding; the loss probe's (`tcp_set_xmit_timer`) is re-armed by an ACK
+    /// of new data and stopped by leaving the Open state.
+    fn restart_timers(&mut self, now: Time, new_data: bool, advanced: bool) {
         if self.packets_out() == 0 {
             self.rto_deadline = None;
-        } else if advanced || partial {
+        } else if new_data {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         if advanced || self.packets_out() == 0 || !matches!(self.state, RecoveryState::Open | RecoveryState::Cwr) {
             self.arm_probe(now);
         }
+    }
 
-        // 9. What the controller may grow by (the defences; unchanged under Linux's default).
-        let delivered_packets = fb.acked_packets;
-        if self.cfg.defences != Defences::default() || partial || already_credited > 0 {
-            let a = Acknowledged { segment_bytes: fb.acked_bytes, partial_bytes, already_credited };
+    /// What the controller may grow by under the defences (unchanged under Linux's default).
+    fn credit_growth(&mut self, a: &Acknowledged, partial: bool, fb: &mut Feedback) {
+        if self.cfg.defences != Defences::default() || partial || a.already_credited > 0 {
             let slow_start = self.cc.snapshot().ssthresh.is_some_and(|ss| self.cc.control().cwnd.is_some_and(|w| w < ss));
             let after_timeout = self.state == RecoveryState::Loss;
-            fb.acked_bytes = defence::growth_credit(&self.cfg.defences, &a, self.cfg.mss, slow_start, after_timeout);
+            fb.acked_bytes = defence::growth_credit(&self.cfg.defences, a, self.cfg.mss, slow_start, after_timeout);
             if fb.acked_bytes > 0 {
                 fb.acked_packets = fb.acked_packets.max(1);
             }
         }
-
-        let (cc, mut ctx) = self.ctx(now);
-        cc.on_feedback(&fb, &mut ctx);
-        // 10. Proportional rate reduction (tcp_cwnd_reduction), with the target the controller
-        // has just set.
-        self.prr_update(delivered_packets as u64, advanced && fb.lost_packets == 0);
-        fb
     }
 
     /// Savage et al.'s duplicate-ACK bound in time (the `dupack_limit` defence): one more
