@@ -1,19 +1,21 @@
 //! A bounded fuzz run over every input family a user can hand cclab (issue 14): algorithm
-//! parameters, scenario files, netem strings, Mahimahi traces and sweep plans. Each generated
+//! parameters, scenario files, `cclab run`'s flags, netem strings, Mahimahi traces and sweep
+//! plans. Each generated
 //! input must give either an error (one line naming what is wrong) or, when accepted, a run that
 //! finishes: never a panic, a hang or an abort. Values are drawn both from the edges that broke
 //! cclab before (0, -1, NaN, ±inf, 1e308, u64::MAX, bytes where bits belong) and at random.
 //!
-//! The case counts are set per property below (`FUZZ_CASES` multiplies them: `FUZZ_CASES=10
-//! cargo test --test fuzz` for a longer run); proptest saves any failing input under
-//! `proptest-regressions/`, where it is replayed first on every later run.
+//! The case counts are set per family below (`FUZZ_CASES` multiplies them: `FUZZ_CASES=10
+//! cargo test --test fuzz -- --nocapture` for a longer run that prints its counts). The inputs
+//! come from a fixed seed, so a run repeats exactly; a failure prints the shrunk input, which
+//! then becomes a case in `tests/cli.rs`.
 
 use cclab::scenario::Scenario;
 use cclab::sweep::plan::Plan;
 use proptest::prelude::*;
 use proptest::strategy::Strategy;
 use serde_json::{Number, Value};
-use sim::{FlowConfig, Netem, SimConfig, Simulation, Trace, Transport};
+use sim::{FlowConfig, Netem, SimConfig, Simulation, Trace};
 use std::path::Path;
 
 /// Cases per property: `base` times the `FUZZ_CASES` factor (default 1).
@@ -62,14 +64,14 @@ fn edge_number() -> impl Strategy<Value = Value> {
 }
 
 /// An algorithm's default parameters with some replaced by edge values, NaN or infinity.
-fn mutated_transport() -> impl Strategy<Value = (Value, Vec<(usize, u8)>)> {
+fn mutated_transport() -> impl Strategy<Value = Value> {
     let names: Vec<&'static str> =
         cc::ALGORITHMS.iter().map(|a| a.name).chain(cc::protocols::PROTOCOLS.iter().map(|p| p.name)).collect();
     (prop::sample::select(names), prop::collection::vec((any::<usize>(), 0u8..3), 1..4), prop::collection::vec(edge_number(), 4)).prop_map(
         |(name, picks, values)| {
-            let mut v = match Scenario::from_toml(&format!("[[flows]]\ncc = \"{name}\"\n"), "f").unwrap().flows.unwrap()[0].cc.clone().unwrap().0 {
-                Transport::Tcp(c) => serde_json::to_value(c).unwrap(),
-                Transport::Datagram(d) => serde_json::to_value(d).unwrap(),
+            let mut v = match cc::CcConfig::from_name(name) {
+                Ok(c) => serde_json::to_value(c).unwrap(),
+                Err(_) => serde_json::to_value(cc::protocols::DatagramConfig::from_name(name).unwrap()).unwrap(),
             };
             let obj = v.as_object_mut().unwrap();
             let keys: Vec<String> = obj.iter().filter(|(_, x)| x.is_number()).map(|(k, _)| k.clone()).collect();
@@ -85,7 +87,7 @@ fn mutated_transport() -> impl Strategy<Value = (Value, Vec<(usize, u8)>)> {
                     _ => Value::String("inf".into()),
                 };
             }
-            (v, picks)
+            v
         },
     )
 }
@@ -267,8 +269,9 @@ fn fuzz<S: Strategy>(name: &str, base: u32, strategy: S, check: impl Fn(S::Value
     assert!(r > 0 && a > 0, "fuzz {name}: {a} accepted, {r} refused: the generator misses one side");
 }
 
-fn scenario_outcome(text: &str) -> Outcome {
-    match Scenario::from_toml(text, "f.toml").and_then(|s| s.resolve()) {
+/// A configuration refused with a one-line error, or accepted and run briefly.
+fn outcome(resolved: Result<SimConfig, String>) -> Outcome {
+    match resolved {
         Err(e) => {
             assert_error_line(&e);
             Outcome::Refused
@@ -280,11 +283,15 @@ fn scenario_outcome(text: &str) -> Outcome {
     }
 }
 
+fn scenario_outcome(text: &str) -> Outcome {
+    outcome(Scenario::from_toml(text, "f.toml").and_then(|s| s.resolve()))
+}
+
 /// Any algorithm's or protocol's parameters, any of them at an edge or non-finite: refused in
 /// one line, or a run that ends.
 #[test]
 fn algorithm_parameters() {
-    fuzz("algorithm parameters", 600, mutated_transport(), |(params, _)| {
+    fuzz("algorithm parameters", 600, mutated_transport(), |params| {
         let text = format!("duration = \"0.3s\"\n[link]\nrate = \"10mbit\"\n[[flows]]\ncc = {}\nrtt = \"20ms\"\n", inline_table(&params));
         scenario_outcome(&text)
     });
@@ -316,16 +323,7 @@ fn netem_strings() {
         };
         cfg.link.rate = cc::Rate::from_bits_per_sec(10e6);
         cfg.link.netem = n;
-        match cfg.validate() {
-            Err(e) => {
-                assert_error_line(&e);
-                Outcome::Refused
-            }
-            Ok(()) => {
-                run_briefly(cfg);
-                Outcome::Accepted
-            }
-        }
+        outcome(cfg.validate().map(|()| cfg))
     });
 }
 
@@ -411,15 +409,6 @@ fn run_flags() {
             }
             cclab::run::resolve(&a, &Scenario::default().overlay(&s)).map_err(|e| e.0)
         });
-        match resolved {
-            Err(e) => {
-                assert_error_line(&e);
-                Outcome::Refused
-            }
-            Ok(cfg) => {
-                run_briefly(cfg);
-                Outcome::Accepted
-            }
-        }
+        outcome(resolved)
     });
 }
