@@ -11,7 +11,7 @@ use cc::ALGORITHMS;
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::sink::{Discard, SampleSink};
 use sim::tap::Tap;
-use sim::{FlowConfig, RunResult, SimConfig, Simulation, TimeSeries, Transport};
+use sim::{FlowConfig, RunResult, SimConfig, Simulation, Transport};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -129,9 +129,10 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     Ok(s)
 }
 
-/// Runs one configuration with a progress bar that appears if the run lasts over a second.
+/// Runs one configuration with a progress bar that appears if the run lasts over a second;
+/// the time series is kept in the result.
 pub fn simulate(cfg: SimConfig, quiet: bool, label: &str) -> Result<RunResult, UserError> {
-    simulate_streaming(cfg, quiet, label, None, None)
+    with_progress(cfg, quiet, label, |sim, progress| Ok(sim.run(progress)))
 }
 
 /// `simulate` with a tap on every packet (a pcap writer) and the time series streamed to
@@ -141,12 +142,30 @@ pub fn simulate_streaming(
     quiet: bool,
     label: &str,
     tap: Option<Box<dyn Tap>>,
-    sink: Option<Box<dyn SampleSink>>,
+    sink: Box<dyn SampleSink>,
+) -> Result<RunResult, UserError> {
+    with_progress(cfg, quiet, label, |sim, progress| {
+        let (result, sink, tap) = sim.run_streaming(sink, tap, progress);
+        if let Some(tap) = tap {
+            tap.finish()?;
+        }
+        sink.finish()?;
+        Ok(result)
+    })
+}
+
+/// Builds the simulation and hands it to `run` with a progress callback that shows a bar once
+/// the run has lasted a second (unless `quiet`); records the wall time.
+fn with_progress(
+    cfg: SimConfig,
+    quiet: bool,
+    label: &str,
+    run: impl FnOnce(Simulation, &mut dyn FnMut(f64)) -> Result<RunResult, UserError>,
 ) -> Result<RunResult, UserError> {
     let started = Instant::now();
     let sim = Simulation::new(cfg).map_err(UserError)?;
     let mut bar: Option<ProgressBar> = None;
-    let progress = |frac: f64| {
+    let mut progress = |frac: f64| {
         if quiet {
             return;
         }
@@ -164,17 +183,7 @@ pub fn simulate_streaming(
             b.set_position((frac * 1000.0) as u64);
         }
     };
-    let mut result = match (tap, sink) {
-        (None, None) => sim.run(progress),
-        (tap, sink) => {
-            let (result, sink, tap) = sim.run_streaming(sink.unwrap_or_else(|| Box::new(TimeSeries::default())), tap, progress);
-            if let Some(tap) = tap {
-                tap.finish()?;
-            }
-            sink.finish()?;
-            result
-        }
-    };
+    let mut result = run(sim, &mut progress)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -265,7 +274,7 @@ pub fn run(a: &RunArgs) -> Result<(), UserError> {
         }
         None => Box::new(Discard),
     };
-    let result = simulate_streaming(cfg.clone(), a.quiet || a.json, "simulating", tap, Some(sink))?;
+    let result = simulate_streaming(cfg.clone(), a.quiet || a.json, "simulating", tap, sink)?;
     if let Some(dir) = &a.out {
         output::write_run(dir, &scenario, &result)?;
     }
@@ -307,7 +316,7 @@ fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
             }
             None => Box::new(Discard),
         };
-        let result = simulate_streaming(cfg, a.quiet || a.json, name, None, Some(sink))?;
+        let result = simulate_streaming(cfg, a.quiet || a.json, name, None, sink)?;
         if let Some(dir) = &a.out {
             output::write_run(&dir.join(name), &s, &result)?;
         }
