@@ -78,24 +78,22 @@ pub fn ordered<T: PartialOrd + Quantity>(lo_name: &str, lo: T, hi_name: &str, hi
 
 /// A range in words: `0 < x <= 1`, `x >= 1`, `1 <= x <= 100`.
 fn describe<T: Quantity>(r: &impl RangeBounds<T>) -> String {
-    let lo = match r.start_bound() {
-        Bound::Included(a) => format!("{} <= ", a.show()),
-        Bound::Excluded(a) => format!("{} < ", a.show()),
-        Bound::Unbounded => String::new(),
+    let lower = match r.start_bound() {
+        Bound::Included(a) => Some((a.show(), "<=")),
+        Bound::Excluded(a) => Some((a.show(), "<")),
+        Bound::Unbounded => None,
     };
-    let hi = match r.end_bound() {
-        Bound::Included(b) => format!(" <= {}", b.show()),
-        Bound::Excluded(b) => format!(" < {}", b.show()),
-        Bound::Unbounded => String::new(),
+    let upper = match r.end_bound() {
+        Bound::Included(b) => Some(("<=", b.show())),
+        Bound::Excluded(b) => Some(("<", b.show())),
+        Bound::Unbounded => None,
     };
-    match (lo.is_empty(), hi.is_empty()) {
-        (false, true) => {
-            // `x >= 1` reads better than `1 <= x`.
-            let flipped = lo.replace("<=", ">=").replacen('<', ">", 1);
-            let (v, op) = flipped.trim_end().rsplit_once(' ').unwrap_or(("", ""));
-            format!("x {op} {v}")
-        }
-        _ => format!("{lo}x{hi}"),
+    match (lower, upper) {
+        (Some((a, op_a)), Some((op_b, b))) => format!("{a} {op_a} x {op_b} {b}"),
+        // `x >= 1` reads better than `1 <= x`.
+        (Some((a, op)), None) => format!("x {} {a}", if op == "<=" { ">=" } else { ">" }),
+        (None, Some((op, b))) => format!("x {op} {b}"),
+        (None, None) => "any value".to_string(),
     }
 }
 
