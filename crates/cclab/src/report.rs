@@ -32,7 +32,15 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
-    Claims { claims: Vec<Claim>, explained: Vec<Claim>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
+    Claims { claims: Vec<Claim>, explained: Vec<Explained>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
+}
+
+/// The claims that share one verdict and one explanation, listed once.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct Explained {
+    claims: Vec<String>,
+    verdict: Verdict,
+    why: String,
 }
 
 /// A headed part of the report; blocks appear in the order they are added.
@@ -119,7 +127,13 @@ impl Section {
     pub fn claims(&mut self, claims: &[Claim]) -> &mut Self {
         let (holds, judged) = tally(claims);
         let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
-        let explained = claims.iter().filter(|c| c.verdict != Verdict::Holds).cloned().collect();
+        let mut explained: Vec<Explained> = Vec::new();
+        for c in claims.iter().filter(|c| c.verdict != Verdict::Holds) {
+            match explained.iter_mut().find(|e| e.verdict == c.verdict && e.why == c.why) {
+                Some(e) => e.claims.push(c.claim.clone()),
+                None => explained.push(Explained { claims: vec![c.claim.clone()], verdict: c.verdict, why: c.why.clone() }),
+            }
+        }
         self.blocks.push(Block::Claims {
             claims: claims.to_vec(),
             explained,
@@ -263,6 +277,12 @@ mod tests {
         assert!(html.contains("1 of 3 claims hold</strong>; 1 fitted"), "{html}");
         assert!(html.contains("<dd>our queue is &lt;shorter&gt;</dd>"), "{html}");
         assert!(html.contains("<dt>unexplained: does not hold</dt>\n<dd>We have not found the cause yet.</dd>"), "{html}");
+        let mut twice = claims();
+        twice.push(Claim::not_comparable("bytes", "1".into(), "2".into(), "the seed counted both directions"));
+        let mut r = Report::new("c");
+        r.section("Verdicts").claims(&twice);
+        let html = ok(r.to_html());
+        assert!(html.contains("<dt>packets; bytes: not comparable</dt>"), "one explanation for both: {html}");
         assert!(html.contains("<dd>the share was fitted to it</dd>"));
         assert!(!html.contains("<dt>rate:"), "a claim that holds needs no explanation");
     }

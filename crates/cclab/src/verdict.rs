@@ -18,6 +18,7 @@
 //!   than two runs on a side the test is undefined and the claim is not comparable.
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
 //!   holds on every seed, so the spread over seeds decides, not a mean.
+//! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
 
 use crate::stats::{welch_p, Summary};
 use crate::table::{num, Table};
@@ -43,6 +44,13 @@ impl Verdict {
             Verdict::NotComparable => "not comparable",
         }
     }
+}
+
+/// A one-sided bound for [`Claim::bound`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    AtLeast(f64),
+    AtMost(f64),
 }
 
 /// One claim of a seed, ours beside it, and the verdict.
@@ -128,6 +136,21 @@ impl Claim {
         let ours = format!("{} above {} on {above} of {} seeds ({} against {})", a.0, b.0, pairs.len(), spread(&sa, unit), spread(&sb, unit));
         let verdict = if above == pairs.len() { Verdict::Holds } else { Verdict::DoesNotHold };
         Claim::new(claim, seed.into(), ours, "on every seed".into(), verdict)
+    }
+
+    /// A bound the seed states ("the attacker gains at least 10 %", "no more than 10 %"),
+    /// checked on each of our seeds' `values`: holds when every seed keeps it.
+    pub fn bound(claim: &str, seed: &str, values: &[f64], bound: Bound, unit: &str) -> Claim {
+        let Some(s) = Summary::of(values) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        let (keeps, test) = match bound {
+            Bound::AtLeast(x) => (values.iter().filter(|&&v| v >= x).count(), format!("≥ {} on every seed", with_unit(x, unit))),
+            Bound::AtMost(x) => (values.iter().filter(|&&v| v <= x).count(), format!("≤ {} on every seed", with_unit(x, unit))),
+        };
+        let ours = if s.n == 1 { with_unit(s.mean, unit) } else { format!("{} to {} (mean {}, n = {})", num(s.min), with_unit(s.max, unit), num(s.mean), s.n) };
+        let verdict = if keeps == values.len() { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, seed.into(), format!("{ours}; kept on {keeps} of {}", values.len()), test, verdict)
     }
 
     /// A figure our model was fitted to: never counted as holding. `what` names the fitted
@@ -224,6 +247,16 @@ mod tests {
         assert_eq!(c.verdict, Verdict::DoesNotHold);
         assert!(c.ours.contains("on 1 of 2 seeds"), "{}", c.ours);
         assert_eq!(Claim::direction("d", "s", ("A", &[1.0]), ("B", &[0.0, 1.0]), "").verdict, Verdict::NotComparable);
+    }
+
+    #[test]
+    fn bounds_hold_only_on_every_seed() {
+        let c = Claim::bound("gain", "≤ 10 %", &[0.02, 0.08], Bound::AtMost(0.1), "");
+        assert_eq!(c.verdict, Verdict::Holds);
+        assert_eq!(c.ours, "0.02 to 0.08 (mean 0.05, n = 2); kept on 2 of 2");
+        assert_eq!(Claim::bound("gain", "≤ 10 %", &[0.02, 0.12], Bound::AtMost(0.1), "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::bound("gain", "≥ 10 %", &[0.5, 0.1], Bound::AtLeast(0.1), "").verdict, Verdict::Holds);
+        assert_eq!(Claim::bound("gain", "≥ 10 %", &[], Bound::AtLeast(0.1), "").verdict, Verdict::NotComparable);
     }
 
     #[test]
