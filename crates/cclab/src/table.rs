@@ -18,7 +18,7 @@ pub fn num(v: f64) -> String {
 
 /// A table of strings with an optional title: shown on the terminal, written as CSV and as
 /// Markdown.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Table {
     pub title: String,
     pub header: Vec<String>,

@@ -138,7 +138,9 @@ pub fn list() {
     print!("{}", t.render_text());
 }
 
-pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(), UserError> {
+/// Runs the experiment `name` and writes its files into `out` (default `results/NAME`):
+/// what `cclab experiment run` and Python's `cclab.experiment` both call.
+pub fn execute(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(&'static Experiment, Options, Output), UserError> {
     let e = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
         UserError(format!(
             "unknown experiment `{name}`; allowed: {}",
@@ -147,12 +149,17 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool)
     })?;
     let out = out.map_or_else(|| PathBuf::from("results").join(e.name), Path::to_path_buf);
     crate::output::prepare_out_dir(&out, force, "--out")?;
-    let opts = Options { fast, out: out.clone() };
+    let opts = Options { fast, out };
     if !quiet {
         eprintln!("{}: {}{}", e.name, e.title, if fast { " (fast mode)" } else { "" });
     }
     let output = (e.run)(&opts)?;
     write::write_outputs(e, &opts, &output)?;
+    Ok((e, opts, output))
+}
+
+pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(), UserError> {
+    let (_, opts, output) = execute(name, fast, out, quiet, force)?;
     for t in &output.tables {
         println!("{}", t.render_text());
     }
@@ -164,6 +171,6 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool)
     for n in &output.notes {
         println!("note: {n}");
     }
-    println!("wrote {} (open {} in a browser)", out.display(), out.join("report.html").display());
+    println!("wrote {} (open {} in a browser)", opts.out.display(), opts.out.join("report.html").display());
     Ok(())
 }
