@@ -90,6 +90,13 @@ fn second_half_share(r: &RunResult) -> f64 {
     g[0] / (g[0] + g[1]).max(1.0)
 }
 
+/// The first flow's retransmissions after `after` seconds, from the time series.
+fn late_retransmits(r: &RunResult, after: f64) -> f64 {
+    let series = &r.series.as_ref().expect("time series").flows;
+    let at = |t: f64| series.iter().filter(|s| s.flow == 0 && s.time <= t + 1e-9).last().map_or(0, |s| s.retr);
+    (at(r.summary.sim_time_s) - at(after)) as f64
+}
+
 /// Data packets and ACKs on the wire: what a capture of both directions counts.
 pub fn wire_packets(r: &RunResult) -> f64 {
     (r.summary.accounting.sent + r.summary.accounting.delivered) as f64
@@ -107,6 +114,8 @@ pub struct Row {
     /// Loss-recovery episodes of the sender in that run: one burst of retransmissions each,
     /// what an IO graph of a capture shows as one spike.
     pub loss_episodes: f64,
+    /// Retransmissions after the first 5 s of that run: losses once start-up is over.
+    pub late_retransmits: f64,
     /// Data + ACK packets in that run.
     pub wire_packets: f64,
     pub rtt_ms: f64,
@@ -152,6 +161,7 @@ pub fn measure(cc: &str, seed: u64, fast: bool, out: &Path) -> Result<(Row, RunR
         utilisation: alone.summary.link.utilization,
         overflow_events: alone.summary.link.overflow_events as f64,
         loss_episodes: alone.summary.flows[0].loss_episodes as f64,
+        late_retransmits: late_retransmits(&alone, 5.0),
         wire_packets: wire_packets(&alone),
         rtt_ms: alone.summary.flows[0].rtt_ms.mean,
         jain5: sim::jain_index(&goodput_between(&five, five.summary.sim_time_s / 2.0, five.summary.sim_time_s)),

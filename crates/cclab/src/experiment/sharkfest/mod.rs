@@ -191,14 +191,14 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
     out.plots.push((
         "Collateral damage per algorithm: the talk's slides against ours".into(),
         vec![
-            v("collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" at 0)"), "overflows", &damage)?,
-            v("total-packets", "Packets in that run: the talk's capture total against our data + ACKs (counted once)", "packets (thousands)", &packets)?,
+            v("collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone"), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", &damage)?,
+            v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total; ours: data + ACKs, each once)", &packets)?,
         ],
     ));
-    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss (the talk gives no figure at 20 %)", "goodput (Mbit/s)", &bbr)?]));
+    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss", "goodput (Mbit/s; the talk gives no figure at 20 %)", &bbr)?]));
     out.plots.push((
-        "Reno friendliness per algorithm (the talk shows graphs, no figures): the share against one Reno flow".into(),
-        vec![v("reno-friendliness", "Share of the goodput against one Reno flow, second half (0.5 is fair); hollow: Linux kernel runs", "share", &friendly)?],
+        "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
+        vec![v("reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair; hollow square: 6 Linux kernel runs, issue 15)", &friendly)?],
     ));
     let points: Vec<DelayPoint> = r
         .rows
@@ -209,7 +209,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
             delay_p95_ms: rows[0].rtt_p95_ms,
         })
         .collect();
-    let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", "Alone on 40 Mbit/s, 100 ms, 1 BDP (seed 1): goodput against 95th-percentile RTT", ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
+    let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", "Alone on 40 Mbit/s, 100 ms, 1 BDP (seed 1)", ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
     out.plots.insert(0, ("Goodput against delay, one point per algorithm (Pantheon's plot)".into(), vec![scatter]));
     Ok(())
 }
