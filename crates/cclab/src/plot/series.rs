@@ -30,9 +30,10 @@ fn per_flow(d: &RunData, style: Style, suffix: &str, value: impl Fn(&FlowRow) ->
         .collect()
 }
 
-/// A one-panel figure of `series` over the run's time.
+/// A one-panel figure of `series` over the run's time, the legend in a column of its own: a
+/// flow's line may run anywhere, so no corner is sure to be free.
 fn over_time(d: &RunData, name: &str, title: &str, y: Axis, series: Vec<Series>) -> Figure {
-    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(time_axis(d), y, series)] }
+    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(time_axis(d), y, series).legend_outside()] }
 }
 
 fn max_y(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
@@ -84,7 +85,7 @@ pub fn pacing(d: &RunData) -> Option<Figure> {
             for s in &mut series {
                 s.points.iter_mut().for_each(|p| p.1 = p.1.min(top));
             }
-            title = format!("Pacing rate per flow (clipped at {}; start-up peaks {} Mbit/s)", crate::table::num(top), crate::table::num(peak));
+            title = format!("Pacing rate per flow (clipped at {} Mbit/s; start-up peaks {})", crate::table::num(top), crate::table::num(peak));
             Axis::new("pacing rate (Mbit/s)", 0.0, top)
         }
         None => Axis::fit("pacing rate (Mbit/s)", 0.0, max_y(&series)),
