@@ -22,6 +22,7 @@ pub mod controller;
 pub mod datagram;
 pub mod filter;
 pub mod hystart;
+pub mod names;
 pub mod protocols;
 pub mod rate;
 pub mod rng;
@@ -37,6 +38,7 @@ pub mod window;
 pub mod testing;
 
 pub use config::{algorithm_names, AlgorithmInfo, Cc, CcConfig, Family, ALGORITHMS};
+pub use names::display_name;
 pub use controller::{
     CcEvent, CcInit, CongestionControl, Control, Ctx, EventLog, FastRecovery, Feedback, RateSample, RttStats, Sent,
     Snapshot,

@@ -93,28 +93,62 @@ fn sabul_table1_same_interval_rows_are_fair() {
     }
 }
 
-/// Seed 002, the talk's qualitative results on its 40 Mbit/s, 100 ms link: Scalable takes more
-/// than its share against Reno and Vegas less ("when Vegas is not alone"); under 1 % random loss
-/// CUBIC and Reno collapse while BBR keeps most of the link, and at 5 % BBR still gets well over
-/// half of it (the talk: 30 Mbit/s).
+/// A cell written as `mean (min–max)` over seeds: (mean, min, max).
+fn over_seeds(cell: &str) -> (f64, f64, f64) {
+    let (mean, range) = cell.trim_end_matches(')').split_once(" (").unwrap_or_else(|| panic!("{cell}"));
+    let (lo, hi) = range.split_once('–').unwrap_or_else(|| panic!("{cell}"));
+    (mean.parse().unwrap(), lo.parse().unwrap(), hi.parse().unwrap())
+}
+
+/// Seed 002, what the talk says and our runs bear out on three seeds each (every bound is the
+/// talk's own figure or direction):
+/// - Reno friendliness is judged against Reno's own share against Reno on the same seeds:
+///   Scalable takes more than it on every seed ("Kills Reno easily", also against NewReno on
+///   the talk's 20 Mbit/s, 100 ms link), Vegas less ("Gets beaten by any loss-based algorithm");
+/// - collateral damage in the 60 s run alone: NewReno "almost 3" and Illinois 2 overflows
+///   (±1: where the run ends in the cycle), Vegas "almost unnoticeable" (at most one);
+/// - the talk's total packets are twice our data + ACK count (its capture saw each packet
+///   twice; ±5 %: the talk's own totals spread ±3 %);
+/// - under random loss BBR keeps "full BW rate" at 1 % (40 Mbit/s, read to ±10 %) and collapses
+///   by 20 % ("we went too far"); NewReno "can't go faster than 3Mbps" at 1 %;
+/// - every claim that does not hold says why.
 #[test]
 fn sharkfest_reproduces_the_talks_orderings() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("sharkfest", dir.path());
     assert!(dir.path().join("report.html").exists());
-    let t = rows(&dir.path().join("the-talk-s-tests-one-row-per-algorithm-40-mbit-s-100-ms-1-bdp.csv"));
-    let cell = |alg: &str, col: usize| t.iter().find(|r| r[0] == alg).map(|r| r[col].clone()).unwrap();
-    let share = |alg: &str| cell(alg, 5).parse::<f64>().unwrap();
-    assert!(share("scalable") > 0.5, "Scalable vs Reno: {}", share("scalable"));
-    assert!(share("vegas") < 0.5, "Vegas vs Reno: {}", share("vegas"));
-    let lossy = |alg: &str| mbit(&cell(alg, 7));
-    for loser in ["reno", "cubic"] {
-        assert!(lossy("bbr") > 5.0 * lossy(loser), "1 % loss: BBR {} vs {loser} {}", lossy("bbr"), lossy(loser));
+    let friendly = rows(&dir.path().join("reno-friendliness-over-seeds-share-against-one-reno-flow-second-half.csv"));
+    let share = |alg: &str, link: &str| friendly.iter().find(|r| r[0] == alg && r[1] == link).map(|r| (over_seeds(&r[2]), r[3].clone())).unwrap();
+    let (reno, _) = share("Reno", "40 Mbit/s, 100 ms");
+    let (scalable, _) = share("Scalable", "40 Mbit/s, 100 ms");
+    let (vegas, _) = share("Vegas", "40 Mbit/s, 100 ms");
+    assert!(scalable.1 > reno.2, "Scalable {scalable:?} against Reno's own {reno:?}");
+    assert!(vegas.2 < reno.1, "Vegas {vegas:?} against Reno's own {reno:?}");
+    let (scal20, base20) = share("Scalable against NewReno", "20 Mbit/s, 100 ms");
+    let base20 = over_seeds(base20.trim_end_matches(" (NewReno against NewReno)"));
+    assert!(scal20.1 > base20.2, "20 Mbit/s: Scalable {scal20:?} against NewReno's own {base20:?}");
+
+    let damage = rows(&dir.path().join("collateral-damage-the-talk-against-ours-60-s-alone.csv"));
+    let episodes = |alg: &str| damage.iter().find(|r| r[0] == alg).map(|r| over_seeds(&r[2])).unwrap();
+    assert!((2.0..=4.0).contains(&episodes("NewReno").0), "NewReno: {:?}", episodes("NewReno"));
+    assert!((1.0..=3.0).contains(&episodes("Illinois").0), "Illinois: {:?}", episodes("Illinois"));
+    assert!(episodes("Vegas").2 <= 1.0, "Vegas: {:?}", episodes("Vegas"));
+    for r in &damage {
+        let twice: f64 = r[5].parse().unwrap();
+        assert!((1.9..=2.1).contains(&twice), "{}: the talk's total is {twice} times ours", r[0]);
     }
-    assert!(lossy("bbr") > 0.6 * 40.0, "BBR at 1 %: {}", lossy("bbr"));
+
     let b = rows(&dir.path().join("bbr-under-random-loss-alone-60-s.csv"));
-    let at5 = b.iter().find(|r| r[0] == "5 %").map(|r| mbit(&r[1])).unwrap();
-    assert!(at5 > 20.0, "BBR at 5 %: {at5} Mbit/s");
+    let bbr = |p: &str| b.iter().find(|r| r[0] == p).map(|r| over_seeds(&r[1])).unwrap();
+    assert!((36.0..=44.0).contains(&bbr("1 %").0), "BBR at 1 %: {:?}", bbr("1 %"));
+    assert!(bbr("20 %").2 < bbr("10 %").1, "BBR at 20 % {:?} against 10 % {:?}", bbr("20 %"), bbr("10 %"));
+    let t = rows(&dir.path().join("the-talk-s-tests-one-row-per-algorithm-40-mbit-s-100-ms-1-bdp.csv"));
+    let lossy = |alg: &str| t.iter().find(|r| r[0] == alg).map(|r| r[10].parse::<f64>().unwrap()).unwrap();
+    assert!(lossy("NewReno") < 3.0, "NewReno at 1 %: {}", lossy("NewReno"));
+
+    for c in rows(&dir.path().join("verdicts.csv")) {
+        assert!(c[4] == "holds" || !c[5].is_empty(), "a claim that does not hold without a cause: {c:?}");
+    }
 }
 
 /// Savage et al. (CCR 1999): against the undefended Reno sender, ACK division, one spoofed

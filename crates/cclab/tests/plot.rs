@@ -19,9 +19,9 @@ fn text(b: &[u8]) -> String {
 /// its title.
 const PLOTS: [(&str, &str); 5] = [
     ("cwnd", "Congestion window and slow-start threshold per flow"),
-    ("throughput", "Throughput per flow and in aggregate"),
+    ("goodput", "Goodput (delivered in order) per flow and in aggregate"),
     ("queue", "Bottleneck queue (drop-tail)"),
-    ("phase", "Phase graph: flow 0 reno against flow 1 cubic"),
+    ("phase", "Phase graph: flow 0: Reno against flow 1: CUBIC"),
     ("throughput-delay", "Goodput against 95th-percentile RTT per flow"),
 ];
 

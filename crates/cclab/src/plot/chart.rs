@@ -6,6 +6,7 @@ use crate::UserError;
 use plotters::coord::Shift;
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 use plotters::element::{DashedPathElement, Drawable, PointCollection};
+use plotters::chart::SeriesLabelPosition;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -24,8 +25,8 @@ pub enum Style {
     Dashed,
     /// Markers joined by a thin line (a trajectory).
     Path,
-    /// Markers, each with the series label written beside it.
-    Labelled,
+    /// Markers of one shape, each with the series label written beside it.
+    Labelled { marker: Marker },
     /// Markers alone (filled or hollow), with the series' error bars if it has any.
     Points { marker: Marker, hollow: bool },
 }
@@ -37,6 +38,25 @@ pub enum Marker {
     Square,
     Triangle,
     Cross,
+}
+
+impl Marker {
+    /// Series *k*'s marker when series are told apart by colour *k* mod 10 and marker: the
+    /// first ten are circles, the next ten squares, then triangles, then crosses, so that no
+    /// two of forty series look alike.
+    pub fn nth(k: usize) -> Marker {
+        [Marker::Circle, Marker::Square, Marker::Triangle, Marker::Cross][(k / 10) % 4]
+    }
+}
+
+/// Where a panel's legend goes.
+#[derive(Clone, Debug)]
+pub enum Legend {
+    /// In the corner or along the edge of the plot that covers the fewest drawn points.
+    Auto,
+    At(SeriesLabelPosition),
+    /// In a column right of the plot, never over the data.
+    Outside,
 }
 
 #[derive(Clone, Debug)]
@@ -159,16 +179,22 @@ pub struct Panel {
     pub x: Axis,
     pub y: Axis,
     pub series: Vec<Series>,
-    pub legend: SeriesLabelPosition,
+    pub legend: Legend,
 }
 
 impl Panel {
     pub fn new(x: Axis, y: Axis, series: Vec<Series>) -> Panel {
-        Panel { x, y, series, legend: SeriesLabelPosition::UpperRight }
+        Panel { x, y, series, legend: Legend::Auto }
     }
 
     pub fn legend_at(mut self, at: SeriesLabelPosition) -> Panel {
-        self.legend = at;
+        self.legend = Legend::At(at);
+        self
+    }
+
+    /// The legend in a column of its own right of the plot.
+    pub fn legend_outside(mut self) -> Panel {
+        self.legend = Legend::Outside;
         self
     }
 }
@@ -234,8 +260,84 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, fig: &Figure) -> Resul
     root.present().map_err(err)
 }
 
+/// The legend's size in pixels as plotters lays it out (16-pixel text, 30-pixel samples,
+/// 10-pixel margins), for choosing where it goes.
+fn legend_size(labels: &[&str]) -> (i32, i32) {
+    let chars = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i32;
+    (chars * 9 + 30 + 20, labels.len() as i32 * 19 + 20)
+}
+
+/// Of the eight places along the plot's edges, the one where a legend of `size` covers the
+/// fewest of `pixels` (the drawn points, lines sampled every few pixels); the upper right
+/// wins ties, then the other corners.
+fn emptiest_place(pixels: &[(i32, i32)], plot: (std::ops::Range<i32>, std::ops::Range<i32>), size: (i32, i32)) -> SeriesLabelPosition {
+    use SeriesLabelPosition::*;
+    let (xs, ys) = plot;
+    let places = [UpperRight, UpperLeft, LowerRight, LowerLeft, MiddleRight, MiddleLeft, UpperMiddle, LowerMiddle];
+    let covered = |p: &SeriesLabelPosition| {
+        let x0 = match p {
+            UpperLeft | MiddleLeft | LowerLeft => xs.start + 5,
+            UpperMiddle | LowerMiddle | MiddleMiddle => (xs.start + xs.end - size.0) / 2,
+            _ => xs.end - size.0 - 5,
+        };
+        let y0 = match p {
+            UpperLeft | UpperMiddle | UpperRight => ys.start + 5,
+            MiddleLeft | MiddleRight | MiddleMiddle => (ys.start + ys.end - size.1) / 2,
+            _ => ys.end - size.1 - 5,
+        };
+        pixels.iter().filter(|&&(x, y)| x >= x0 && x <= x0 + size.0 && y >= y0 && y <= y0 + size.1).count()
+    };
+    let mut best = (usize::MAX, UpperRight);
+    for p in places {
+        let c = covered(&p);
+        if c < best.0 {
+            best = (c, p);
+        }
+    }
+    best.1
+}
+
+/// The pixels a series covers: its points, and for lines the segments between them sampled
+/// every four pixels.
+fn covered_pixels(pts: &[(i32, i32)], joined: bool) -> Vec<(i32, i32)> {
+    if !joined {
+        return pts.to_vec();
+    }
+    let mut out = Vec::new();
+    for w in pts.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        let steps = ((x1 - x0).abs().max((y1 - y0).abs()) / 4).clamp(1, 2000);
+        out.extend((0..steps).map(|k| (x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)));
+    }
+    out.extend(pts.last());
+    out
+}
+
+/// A legend entry's sample, drawn as the series is, centred vertically on `(x, y)` and 22
+/// pixels wide.
+fn legend_sample<DB: DrawingBackend>(style: Style, c: RGBColor, (x, y): BackendCoord) -> DynElement<'static, DB, BackendCoord> {
+    let line = |w: u32| ShapeStyle::from(&c).stroke_width(w);
+    match style {
+        Style::Line { width } => PathElement::new(vec![(x, y), (x + 22, y)], line(width.max(2))).into_dyn(),
+        Style::Dashed => DashedPathElement::new(vec![(x, y), (x + 22, y)], 7, 5, line(2)).into_dyn(),
+        Style::Path => Circle::new((x + 11, y), 5, line(1).filled()).into_dyn(),
+        Style::Labelled { marker } => MarkerShape { at: (x + 11, y), marker, hollow: false, color: c }.into_dyn(),
+        Style::Points { marker, hollow } => MarkerShape { at: (x + 11, y), marker, hollow, color: c }.into_dyn(),
+    }
+}
+
 fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> Result<(), String> {
-    let mut chart = ChartBuilder::on(area)
+    let labels: Vec<&str> = p.series.iter().filter_map(|s| s.label.as_deref()).collect();
+    // A legend outside the plot takes a column on the right.
+    let (area, legend_column) = match (&p.legend, labels.is_empty()) {
+        (Legend::Outside, false) => {
+            let width = legend_size(&labels).0 + 10;
+            let (plot, column) = area.split_horizontally(area.dim_in_pixel().0 as i32 - width);
+            (plot, Some(column))
+        }
+        _ => (area.clone(), None),
+    };
+    let mut chart = ChartBuilder::on(&area)
         .margin(16)
         .x_label_area_size(56)
         .y_label_area_size(if p.y.categories.is_empty() { 84 } else { 40 + 10 * p.y.categories.iter().map(|c| c.chars().count() as u32).max().unwrap_or(0) })
@@ -257,8 +359,8 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
         .bold_line_style(RGBColor(205, 205, 205))
         .draw()
         .map_err(err)?;
-    let mut labelled = false;
     let mut placer = LabelPlacer::default();
+    let mut drawn: Vec<(i32, i32)> = Vec::new();
     for s in &p.series {
         let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (p.x.map(x), p.y.map(y))).collect();
         let bars = s.bars.iter().zip(&s.points).map(|(&(lo, hi), &(x, y))| {
@@ -266,40 +368,47 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
             PathElement::new(ends.to_vec(), ShapeStyle::from(&s.color).stroke_width(2))
         });
         chart.draw_series(bars).map_err(err)?;
-        let c = s.color;
+        let pixels: Vec<(i32, i32)> = pts.iter().map(|pt| chart.backend_coord(pt)).collect();
+        drawn.extend(covered_pixels(&pixels, matches!(s.style, Style::Line { .. } | Style::Dashed | Style::Path)));
+        let (c, style) = (s.color, s.style);
         let annotation = chart.draw_series(series_elements(&pts, s)).map_err(err)?;
-        if let Some(label) = &s.label {
-            labelled = true;
-            // The legend's sample is drawn as the series is.
-            let anno = annotation.label(label.as_str());
-            let line = move |w: u32| ShapeStyle::from(&c).stroke_width(w);
-            match s.style {
-                Style::Line { width } => anno.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], line(width.max(2)))),
-                Style::Dashed => anno.legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 22, y)], 7, 5, line(2))),
-                Style::Path | Style::Labelled => anno.legend(move |(x, y)| Circle::new((x + 11, y), 5, line(1).filled())),
-                Style::Points { marker, hollow } => anno.legend(move |(x, y)| MarkerShape { at: (x + 11, y), marker, hollow, color: c }),
-            };
+        if let (Some(label), None) = (&s.label, &legend_column) {
+            annotation.label(label.as_str()).legend(move |at| legend_sample(style, c, at));
         }
-        if s.style == Style::Labelled {
-            if let Some(label) = &s.label {
-                let text = (font::FAMILY, 16).into_font().color(&c);
-                for &pt in &pts {
-                    let at = placer.place(chart.backend_coord(&pt), label);
-                    chart.draw_series([EmptyElement::at(pt) + Text::new(label.clone(), at, text.clone())]).map_err(err)?;
-                }
+        if let (Style::Labelled { .. }, Some(label)) = (s.style, &s.label) {
+            let text = (font::FAMILY, 16).into_font().color(&c);
+            for &pt in &pts {
+                let at = placer.place(chart.backend_coord(&pt), label);
+                chart.draw_series([EmptyElement::at(pt) + Text::new(label.clone(), at, text.clone())]).map_err(err)?;
             }
         }
     }
-    if labelled {
-        chart
-            .configure_series_labels()
-            .position(p.legend.clone())
-            .label_font((font::FAMILY, 16).into_font().color(&INK))
-            .background_style(WHITE.mix(0.85))
-            .border_style(GUIDE)
-            .draw()
-            .map_err(err)?;
+    if labels.is_empty() {
+        return Ok(());
     }
+    if let Some(column) = legend_column {
+        // One entry per line from the top of the plot, sample then label, as plotters draws them.
+        let text = (font::FAMILY, 16).into_font().color(&INK);
+        let top = chart.plotting_area().get_pixel_range().1.start - column.get_base_pixel().1;
+        for (k, s) in p.series.iter().filter(|s| s.label.is_some()).enumerate() {
+            let y = top + 12 + 22 * k as i32;
+            column.draw(&legend_sample(s.style, s.color, (6, y))).map_err(err)?;
+            column.draw(&Text::new(s.label.clone().unwrap_or_default(), (36, y - 9), text.clone())).map_err(err)?;
+        }
+        return Ok(());
+    }
+    let position = match &p.legend {
+        Legend::At(at) => at.clone(),
+        _ => emptiest_place(&drawn, chart.plotting_area().get_pixel_range(), legend_size(&labels)),
+    };
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font((font::FAMILY, 16).into_font().color(&INK))
+        .background_style(WHITE.mix(0.85))
+        .border_style(GUIDE)
+        .draw()
+        .map_err(err)?;
     Ok(())
 }
 
@@ -335,7 +444,7 @@ fn series_elements<DB: DrawingBackend>(pts: &[(f64, f64)], s: &Series) -> Vec<Dy
         Style::Path => std::iter::once(PathElement::new(pts.to_vec(), ShapeStyle::from(&c.mix(0.5)).stroke_width(1)).into_dyn())
             .chain(pts.iter().map(|&pt| Circle::new(pt, 3, ShapeStyle::from(&c).filled()).into_dyn()))
             .collect(),
-        Style::Labelled => pts.iter().map(|&pt| Circle::new(pt, 7, ShapeStyle::from(&c).filled()).into_dyn()).collect(),
+        Style::Labelled { marker } => pts.iter().map(|&at| MarkerShape { at, marker, hollow: false, color: c }.into_dyn()).collect(),
         Style::Points { marker, hollow } => {
             pts.iter().map(|&at| MarkerShape { at, marker, hollow, color: c }.into_dyn()).collect()
         }
@@ -410,6 +519,17 @@ mod tests {
         assert_eq!(a, (10, -22));
         assert_ne!(a, b);
         assert_eq!(c, (10, -22));
+    }
+
+    /// The legend goes where the data are not: points along the top push it to the bottom.
+    #[test]
+    fn legends_go_where_the_data_are_not() {
+        let plot = (0..1000, 0..600);
+        let along_the_top: Vec<(i32, i32)> = (0..1000).step_by(5).map(|x| (x, 40)).collect();
+        assert_eq!(emptiest_place(&along_the_top, plot.clone(), (200, 100)), SeriesLabelPosition::LowerRight);
+        assert_eq!(emptiest_place(&[], plot, (200, 100)), SeriesLabelPosition::UpperRight);
+        assert_eq!(covered_pixels(&[(0, 0), (8, 0)], true), vec![(0, 0), (4, 0), (8, 0)]);
+        assert_eq!((Marker::nth(3), Marker::nth(13), Marker::nth(21)), (Marker::Circle, Marker::Square, Marker::Triangle));
     }
 
     #[test]

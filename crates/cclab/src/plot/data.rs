@@ -94,9 +94,10 @@ impl RunData {
         Ok(RunData { summary, flows, link })
     }
 
-    /// Flow ids in order, each with its legend label, e.g. `0 reno`.
+    /// Flow ids in order, each with its legend label in the algorithm's written name, e.g.
+    /// `flow 0: NewReno`.
     pub fn flow_labels(&self) -> Vec<(u32, String)> {
-        self.summary.flows.iter().map(|f| (f.id, format!("{} {}", f.id, f.cc))).collect()
+        self.summary.flows.iter().map(|f| (f.id, format!("flow {}: {}", f.id, cc::display_name(&f.cc)))).collect()
     }
 
     /// The rows of one flow.

@@ -2,8 +2,8 @@
 //!
 //! - `cwnd`: congestion window and ssthresh per flow over time (segments), the talk's main
 //!   graph; `pacing`: pacing rate per flow, when a flow paces;
-//! - `throughput`: throughput per flow per interval and the aggregate (Mbit/s), as
-//!   Wireshark's I/O graph;
+//! - `goodput`: what each flow delivered per interval and the aggregate (Mbit/s), beside the
+//!   link's capacity;
 //! - `queue`: the bottleneck's queue length and queueing delay over time;
 //! - `phase`: two flows' rates against each other with the fairness and efficiency lines;
 //! - `throughput-delay`: throughput against 95th-percentile delay, Pantheon's plot;
@@ -21,7 +21,7 @@ mod versus;
 
 pub use chart::PlotFiles;
 pub use data::RunData;
-pub use chart::{Axis, Figure, Marker, Panel, Series, Style};
+pub use chart::{Axis, Figure, Legend, Marker, Panel, Series, Style};
 pub use scatter::DelayPoint;
 pub use versus::VersusRow;
 
@@ -31,7 +31,7 @@ use std::path::Path;
 /// Every plot that applies to the run (`pacing` only if some flow paces, `phase` only with
 /// two flows or more), written into `dir`.
 pub fn plot_run(dir: &Path, d: &RunData) -> Result<Vec<PlotFiles>, UserError> {
-    [series::cwnd(d), series::pacing(d), series::throughput(d), series::queue(d), phase::run_figure(d), scatter::run_figure(d)]
+    [series::cwnd(d), series::pacing(d), series::goodput(d), series::queue(d), phase::run_figure(d), scatter::run_figure(d)]
         .into_iter()
         .flatten()
         .map(|fig| fig.write(dir))

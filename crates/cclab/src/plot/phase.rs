@@ -17,8 +17,8 @@ pub fn figure(name: &str, title: &str, flows: (&str, &str), points: &[(f64, f64)
         Style::Dashed,
         vec![(0.0, capacity_mbps), (capacity_mbps, 0.0)],
     );
-    let trajectory = Series::new(Some("rates per interval".into()), color(0), Style::Path, points.to_vec());
-    let axis = |flow: &str| Axis::new(&format!("{flow} throughput (Mbit/s)"), 0.0, top);
+    let trajectory = Series::new(Some("goodputs per interval".into()), color(0), Style::Path, points.to_vec());
+    let axis = |flow: &str| Axis::new(&format!("{flow}, goodput (Mbit/s)"), 0.0, top);
     Figure {
         name: name.into(),
         title: title.into(),
@@ -27,15 +27,16 @@ pub fn figure(name: &str, title: &str, flows: (&str, &str), points: &[(f64, f64)
     }
 }
 
-/// The run's first two flows, their throughput per interval at the times both were sampled.
+/// The run's first two flows, what each delivered per interval (goodput) at the times both
+/// were sampled: what was sent can exceed the link, what was delivered cannot stay above it.
 pub fn run_figure(d: &RunData) -> Option<Figure> {
     let labels = d.flow_labels();
     let [(a, la), (b, lb), ..] = labels.as_slice() else { return None };
-    let second: BTreeMap<u64, f64> = d.rows(*b).map(|r| (r.time.to_bits(), r.throughput)).collect();
-    let points: Vec<(f64, f64)> = d.rows(*a).filter_map(|r| second.get(&r.time.to_bits()).map(|&y| (r.throughput, y))).collect();
+    let second: BTreeMap<u64, f64> = d.rows(*b).map(|r| (r.time.to_bits(), r.goodput)).collect();
+    let points: Vec<(f64, f64)> = d.rows(*a).filter_map(|r| second.get(&r.time.to_bits()).map(|&y| (r.goodput, y))).collect();
     if points.is_empty() {
         return None;
     }
     let capacity = d.summary.link.capacity_bps / 1e6;
-    Some(figure("phase", &format!("Phase graph: flow {la} against flow {lb}"), (&format!("flow {la}"), &format!("flow {lb}")), &points, capacity))
+    Some(figure("phase", &format!("Phase graph: {la} against {lb}"), (la, lb), &points, capacity))
 }

@@ -1,9 +1,8 @@
 //! Throughput against 95th-percentile delay, one point per algorithm or flow: Pantheon's
 //! signature plot. The delay axis grows to the left, so better is up and to the right.
 
-use super::chart::{color, Axis, Figure, Panel, Series, Style, WIDE};
+use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, WIDE};
 use super::data::RunData;
-use plotters::chart::SeriesLabelPosition;
 
 /// One point: what it is, its rate and its 95th-percentile delay.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,9 +24,11 @@ pub fn figure(name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]
     let series = points
         .iter()
         .enumerate()
-        .map(|(k, p)| Series::new(Some(p.label.clone()), color(k), Style::Labelled, vec![(p.delay_p95_ms, p.throughput_mbps)]))
+        .map(|(k, p)| Series::new(Some(p.label.clone()), color(k), Style::Labelled { marker: Marker::nth(k) }, vec![(p.delay_p95_ms, p.throughput_mbps)]))
         .collect();
-    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(x, y, series).legend_at(SeriesLabelPosition::LowerLeft)] }
+    // Colour and marker together tell up to forty points apart; the legend has a column of its
+    // own so that it covers none of them.
+    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(x, y, series).legend_outside()] }
 }
 
 /// Each flow of the run: its goodput against its 95th-percentile RTT.
@@ -36,7 +37,7 @@ pub fn run_figure(d: &RunData) -> Option<Figure> {
         .summary
         .flows
         .iter()
-        .map(|f| DelayPoint { label: format!("{} {}", f.id, f.cc), throughput_mbps: f.goodput_bps / 1e6, delay_p95_ms: f.rtt_ms.p95 })
+        .map(|f| DelayPoint { label: format!("flow {}: {}", f.id, cc::display_name(&f.cc)), throughput_mbps: f.goodput_bps / 1e6, delay_p95_ms: f.rtt_ms.p95 })
         .collect();
     if points.is_empty() {
         return None;

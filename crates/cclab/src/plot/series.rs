@@ -1,4 +1,4 @@
-//! Time plots of one run: congestion window, pacing rate, throughput, queue.
+//! Time plots of one run: congestion window, pacing rate, goodput, queue.
 
 use super::chart::{color, Axis, Figure, Panel, Series, Style, GUIDE, INK, TALL, WIDE};
 use super::data::{FlowRow, RunData};
@@ -30,9 +30,10 @@ fn per_flow(d: &RunData, style: Style, suffix: &str, value: impl Fn(&FlowRow) ->
         .collect()
 }
 
-/// A one-panel figure of `series` over the run's time.
+/// A one-panel figure of `series` over the run's time, the legend in a column of its own: a
+/// flow's line may run anywhere, so no corner is sure to be free.
 fn over_time(d: &RunData, name: &str, title: &str, y: Axis, series: Vec<Series>) -> Figure {
-    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(time_axis(d), y, series)] }
+    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(time_axis(d), y, series).legend_outside()] }
 }
 
 fn max_y(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
@@ -55,14 +56,41 @@ pub fn cwnd(d: &RunData) -> Option<Figure> {
     Some(over_time(d, "cwnd", "Congestion window and slow-start threshold per flow", y, series))
 }
 
-/// Pacing rate per flow (Mbit/s), for runs where some flow paces.
+/// The top of a value axis that brief spikes do not squash: 1.5 times the 90th percentile of
+/// `values` (spikes in up to a tenth of the samples, as five flows' start-ups in a short run,
+/// stay above it). `None` when the largest value is below it (nothing to clip).
+fn robust_top(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = values.filter(|x| x.is_finite()).collect();
+    if v.len() < 20 {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let top = v[(v.len() - 1) * 90 / 100] * 1.5;
+    (v[v.len() - 1] > top && top > 0.0).then_some(top)
+}
+
+/// Pacing rate per flow (Mbit/s), for runs where some flow paces. BBR's start-up paces at
+/// 2/ln 2 times its estimate for a few round trips, a spike up to ten times the steady rate
+/// that would flatten the rest: the axis stops at 1.5 times the 90th percentile, values above
+/// it are drawn at the top, and the title gives the peak.
 pub fn pacing(d: &RunData) -> Option<Figure> {
-    let series = per_flow(d, Style::Line { width: 2 }, "", |r| r.pacing_rate);
+    let mut series = per_flow(d, Style::Line { width: 2 }, "", |r| r.pacing_rate);
     if series.is_empty() {
         return None;
     }
-    let y = Axis::fit("pacing rate (Mbit/s)", 0.0, max_y(&series));
-    Some(over_time(d, "pacing", "Pacing rate per flow", y, series))
+    let peak = max_y(&series).fold(0.0, f64::max);
+    let mut title = "Pacing rate per flow".to_string();
+    let y = match robust_top(max_y(&series)) {
+        Some(top) => {
+            for s in &mut series {
+                s.points.iter_mut().for_each(|p| p.1 = p.1.min(top));
+            }
+            title = format!("Pacing rate per flow (clipped at {} Mbit/s; start-up peaks {})", crate::table::num(top), crate::table::num(peak));
+            Axis::new("pacing rate (Mbit/s)", 0.0, top)
+        }
+        None => Axis::fit("pacing rate (Mbit/s)", 0.0, max_y(&series)),
+    };
+    Some(over_time(d, "pacing", &title, y, series))
 }
 
 /// Sum of every flow's value per sample time.
@@ -79,22 +107,24 @@ fn aggregate(rows: &[FlowRow], value: impl Fn(&FlowRow) -> f64) -> Vec<(f64, f64
     out
 }
 
-/// Throughput per flow per interval (payload sent, retransmissions included, Mbit/s), as
-/// Wireshark's I/O graph draws it, with the aggregate and the bottleneck's capacity.
-pub fn throughput(d: &RunData) -> Option<Figure> {
+/// What each flow delivered per interval (goodput: payload that reached the receiver in
+/// order, Mbit/s), with the aggregate and the bottleneck's capacity. What was *sent* is not
+/// drawn: during slow start and loss recovery it runs above the capacity (the excess is
+/// queued or dropped), so it is not a rate the link carried.
+pub fn goodput(d: &RunData) -> Option<Figure> {
     if d.flows.is_empty() {
         return None;
     }
-    let mut series = per_flow(d, Style::Line { width: 2 }, "", |r| Some(r.throughput));
+    let mut series = per_flow(d, Style::Line { width: 2 }, "", |r| Some(r.goodput));
     if d.summary.flows.len() > 1 {
-        series.push(Series::new(Some("aggregate".into()), INK, Style::Line { width: 3 }, aggregate(&d.flows, |r| r.throughput)));
+        series.push(Series::new(Some("aggregate".into()), INK, Style::Line { width: 3 }, aggregate(&d.flows, |r| r.goodput)));
     }
     if !d.link.is_empty() {
         let cap = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();
         series.push(Series::new(Some("capacity".into()), GUIDE, Style::Dashed, cap));
     }
-    let y = Axis::fit("throughput (Mbit/s)", 0.0, max_y(&series));
-    Some(over_time(d, "throughput", "Throughput per flow and in aggregate", y, series))
+    let y = Axis::fit("goodput (Mbit/s)", 0.0, max_y(&series));
+    Some(over_time(d, "goodput", "Goodput (delivered in order) per flow and in aggregate", y, series))
 }
 
 /// Bottleneck queue length (packets) and queueing delay (ms) over time, one above the other.
@@ -124,6 +154,16 @@ mod tests {
 
     fn row(time: f64, flow: u32, throughput: f64) -> FlowRow {
         FlowRow { time, flow, cwnd: None, ssthresh: None, pacing_rate: None, throughput, goodput: throughput }
+    }
+
+    #[test]
+    fn a_start_up_spike_is_clipped_and_a_steady_series_is_not() {
+        let steady: Vec<f64> = (0..100).map(|k| 40.0 + (k % 5) as f64).collect();
+        assert_eq!(robust_top(steady.iter().copied()), None);
+        let mut spiky = steady.clone();
+        spiky[1] = 330.0;
+        let top = robust_top(spiky.iter().copied()).unwrap();
+        assert!(top >= 44.0 * 1.5 && top < 330.0, "{top}");
     }
 
     #[test]

@@ -4,7 +4,6 @@
 //! a seed's table reads down the plot as it reads down the page.
 
 use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, INK};
-use plotters::chart::SeriesLabelPosition;
 
 /// One row: what it is, the seed's value (and range), and ours (mean and min–max).
 #[derive(Clone, Debug, PartialEq)]
@@ -59,7 +58,7 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
         name: name.into(),
         title: title.into(),
         size: (1200, height),
-        panels: vec![Panel::new(x, y, vec![seed, ours]).legend_at(SeriesLabelPosition::LowerRight)],
+        panels: vec![Panel::new(x, y, vec![seed, ours])],
     }
 }
 

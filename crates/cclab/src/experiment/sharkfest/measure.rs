@@ -1,0 +1,175 @@
+//! The talk's tests as runs: for one algorithm and one seed, each of its flowgrind commands
+//! (slide "Used flowgrind commands") on its bottleneck, reduced to the figures the tables and
+//! claims use.
+//!
+//! The links: the talk's testbed is 40 Mbit/s with a 100 ms RTT ("NewReno on 40Mbps_100ms
+//! link"); Scalable against NewReno is shown on 20 Mbit/s, 100 ms ("20Mbps, 100ms link") and
+//! Compound on 20 Mbit/s, 200 ms ("Link: 20mpbs, 200ms RTT"). The talk does not give the
+//! emulator's buffer; we give every link one BDP of drop-tail buffer.
+//!
+//! Packets on the wire: the talk's collateral-damage slides divide by the packet count of a
+//! Wireshark capture of eth0, which holds both directions. We count both directions once: data
+//! packets sent (retransmissions included) plus ACKs, one per data packet that reached the
+//! receiver (our receiver acknowledges every segment). The talk's totals turn out to be twice
+//! that; [`super::talk`] says why.
+
+use super::super::run_one;
+use crate::UserError;
+use cc::{CcConfig, Rate, Time};
+use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, RunResult, SimConfig};
+use std::path::Path;
+
+/// A bottleneck: rate and every flow's base RTT.
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub mbps: f64,
+    pub rtt_ms: u64,
+}
+
+/// The talk's testbed.
+pub const TESTBED: Link = Link { mbps: 40.0, rtt_ms: 100 };
+/// "Scalable vs NewReno ... 20Mbps, 100ms link".
+pub const SCALABLE_LINK: Link = Link { mbps: 20.0, rtt_ms: 100 };
+/// Compound's slide: "Link: 20mpbs, 200ms RTT".
+pub const COMPOUND_LINK: Link = Link { mbps: 20.0, rtt_ms: 200 };
+
+/// The "Regular 1-stream probe": `flowgrind ... -T s=60`.
+pub const ALONE_S: u64 = 60;
+
+impl Link {
+    pub fn label(&self) -> String {
+        format!("{} Mbit/s, {} ms", self.mbps, self.rtt_ms)
+    }
+
+    fn flows(&self, algorithms: &[&str]) -> Vec<FlowConfig> {
+        algorithms.iter().map(|cc| FlowConfig::new(CcConfig::from_name(cc).expect("known algorithm"), Time::from_millis(self.rtt_ms))).collect()
+    }
+
+    fn config(&self, flows: Vec<FlowConfig>, secs: u64, loss: f64, seed: u64) -> SimConfig {
+        SimConfig {
+            seed,
+            duration: Time::from_secs(secs),
+            sample_interval: Some(Time::from_millis(500)),
+            link: LinkConfig {
+                rate: Rate::from_bits_per_sec(self.mbps * 1e6),
+                buffer: QueueLimit::Bdp(1.0),
+                netem: sim::Netem { loss: if loss > 0.0 { LossSpec::Random { p: loss, correlation: 0.0 } } else { LossSpec::None }, ..Default::default() },
+                ..LinkConfig::default()
+            },
+            flows,
+        }
+    }
+
+    /// `cc` alone for `secs` under random loss `loss`.
+    pub fn alone(&self, cc: &str, secs: u64, loss: f64, seed: u64, dir: &Path) -> Result<RunResult, UserError> {
+        run_one(self.config(self.flows(&[cc]), secs, loss, seed), dir)
+    }
+
+    /// `cc` against one `rival` flow for `secs` (the talk's "vs. Reno Friendliness", `-n 2`):
+    /// `cc`'s share of the two flows' goodput over the second half.
+    pub fn share_against(&self, cc: &str, rival: &str, secs: u64, seed: u64, dir: &Path) -> Result<f64, UserError> {
+        let r = run_one(self.config(self.flows(&[cc, rival]), secs, 0.0, seed), dir)?;
+        Ok(second_half_share(&r))
+    }
+}
+
+/// Each flow's goodput between `from` and `to` seconds (bit/s), from the time series.
+fn goodput_between(r: &RunResult, from: f64, to: f64) -> Vec<f64> {
+    let series = &r.series.as_ref().expect("time series").flows;
+    (0..r.summary.flows.len() as u32)
+        .map(|id| {
+            let at = |t: f64| series.iter().filter(|s| s.flow == id && s.time <= t + 1e-9).last().map_or(0, |s| s.delivered_bytes);
+            (at(to) - at(from)) as f64 * 8.0 / (to - from)
+        })
+        .collect()
+}
+
+/// The first flow's share of the first two flows' goodput over the run's second half.
+fn second_half_share(r: &RunResult) -> f64 {
+    let g = goodput_between(r, r.summary.sim_time_s / 2.0, r.summary.sim_time_s);
+    g[0] / (g[0] + g[1]).max(1.0)
+}
+
+/// The first flow's retransmissions after `after` seconds, from the time series.
+fn late_retransmits(r: &RunResult, after: f64) -> f64 {
+    let series = &r.series.as_ref().expect("time series").flows;
+    let at = |t: f64| series.iter().filter(|s| s.flow == 0 && s.time <= t + 1e-9).last().map_or(0, |s| s.retr);
+    (at(r.summary.sim_time_s) - at(after)) as f64
+}
+
+/// Data packets and ACKs on the wire: what a capture of both directions counts.
+pub fn wire_packets(r: &RunResult) -> f64 {
+    (r.summary.accounting.sent + r.summary.accounting.delivered) as f64
+}
+
+/// One algorithm's figures on one seed.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub goodput_alone: f64,
+    pub rtt_p95_ms: f64,
+    pub utilisation: f64,
+    /// Buffer-overflow events in the 60 s run alone, as the link counts them (drops closer
+    /// than a full buffer's drain time are one event).
+    pub overflow_events: f64,
+    /// Loss-recovery episodes of the sender in that run: one burst of retransmissions each,
+    /// what an IO graph of a capture shows as one spike.
+    pub loss_episodes: f64,
+    /// Retransmissions after the first 5 s of that run: losses once start-up is over.
+    pub late_retransmits: f64,
+    /// Data + ACK packets in that run.
+    pub wire_packets: f64,
+    pub rtt_ms: f64,
+    pub jain5: f64,
+    pub reno_share: f64,
+    pub jain_staggered: f64,
+    pub goodput_1pct: f64,
+    pub variable_utilisation: f64,
+    pub rtt_share: f64,
+}
+
+/// Every test of the talk for `cc` on `seed`; `fast` runs the multi-flow tests for a third
+/// of their length (the 60 s run alone and the lossy run keep the talk's length, so that
+/// event counts compare). The convergence run is returned for plotting.
+pub fn measure(cc: &str, seed: u64, fast: bool, out: &Path) -> Result<(Row, RunResult), UserError> {
+    let k = if fast { 3 } else { 1 };
+    let dir = |t: &str| out.join(cc).join(format!("seed-{seed}")).join(t);
+    let l = TESTBED;
+    let alone = l.alone(cc, ALONE_S, 0.0, seed, &dir("alone"))?;
+    let five = run_one(l.config(l.flows(&[cc; 5]), 90 / k, 0.0, seed), &dir("five"))?;
+    let reno_share = l.share_against(cc, "reno", 90 / k, seed, &dir("vs-reno"))?;
+    let mut staggered = l.flows(&[cc; 5]);
+    for (i, f) in staggered.iter_mut().enumerate() {
+        f.start = Time::from_secs(10 * i as u64 / k);
+        f.stop = Some(f.start + Time::from_secs((100 - 20 * i as u64) / k));
+    }
+    let conv = run_one(l.config(staggered, 100 / k, 0.0, seed), &dir("convergence"))?;
+    let lossy = l.alone(cc, ALONE_S, 0.01, seed, &dir("loss-1pct"))?;
+    // The talk's variable link (slide "Convergence (1 stream)": 5 / 2.5 Mbit/s); it gives no
+    // period, we alternate every 10 s.
+    let mut variable = l.config(l.flows(&[cc]), 60 / k, 0.0, seed);
+    variable.link.rate = Rate::from_bits_per_sec(5e6);
+    variable.link.schedule = (1..6).map(|i| (Time::from_secs(10 * i / k), Rate::from_bits_per_sec(if i % 2 == 1 { 2.5e6 } else { 5e6 }))).collect();
+    let var = run_one(variable, &dir("variable"))?;
+    let mut rtt_cfg = l.config(l.flows(&[cc, cc]), 90 / k, 0.0, seed);
+    rtt_cfg.flows[0].rtt = Time::from_millis(50);
+    rtt_cfg.flows[1].rtt = Time::from_millis(200);
+    let rtt = run_one(rtt_cfg, &dir("rtt-fairness"))?;
+    let (s, e) = (40.0 / k as f64, 60.0 / k as f64);
+    let row = Row {
+        goodput_alone: alone.summary.flows[0].goodput_bps,
+        rtt_p95_ms: alone.summary.flows[0].rtt_ms.p95,
+        utilisation: alone.summary.link.utilization,
+        overflow_events: alone.summary.link.overflow_events as f64,
+        loss_episodes: alone.summary.flows[0].loss_episodes as f64,
+        late_retransmits: late_retransmits(&alone, 5.0),
+        wire_packets: wire_packets(&alone),
+        rtt_ms: alone.summary.flows[0].rtt_ms.mean,
+        jain5: sim::jain_index(&goodput_between(&five, five.summary.sim_time_s / 2.0, five.summary.sim_time_s)),
+        reno_share,
+        jain_staggered: sim::jain_index(&goodput_between(&conv, s, e)),
+        goodput_1pct: lossy.summary.flows[0].goodput_bps,
+        variable_utilisation: var.summary.link.utilization,
+        rtt_share: second_half_share(&rtt),
+    };
+    Ok((row, conv))
+}
