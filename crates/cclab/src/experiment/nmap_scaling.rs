@@ -379,8 +379,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 ratio_rows.push(versus_row(name.to_string(), SEED_RATIO_10000[j], &ours));
             }
             out.tables.push(ratio_table);
+            ratio_rows.reverse();
             out.plots.push((
                 "packet_ratio of the 10000-address scan, ours (scaled-2007) against the seed's".into(),
+                // Largest first, so that the legend (lower right) sits beside the smallest values.
                 vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: seed against ours (scaled-2007)", "packet_ratio = probes_sent / probes_replied_to", &ratio_rows, false, &format!("ours: mean, min-max over {check_s}"))?],
             ));
         }
@@ -489,6 +491,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             .because("The merged code (eddc2b083) caps the scale at 50 (\"Put a cap of 50 on the cwnd scaling factor\", spec §2.4), so below 2 % answered the scaled window grows by 50 × the reply share per round trip, 0.5 here; the seed's page describes the rule before the cap."),
     );
 
+    // The largest scan at the top, so that the legend (lower right) sits beside the smallest times.
+    let time_rows: Vec<VersusRow> = time_rows.chunks(2).rev().flatten().cloned().collect();
     out.tables.insert(0, times);
     out.tables.insert(1, per_seed);
     out.tables.insert(2, fit_table);
