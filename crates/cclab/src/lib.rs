@@ -2,6 +2,20 @@
 //! files a run writes, sweeps, experiments, plots and reports. The `cclab` command line
 //! (`main.rs`) and the Python package (`python/`) are both thin layers over it, so that a
 //! scenario means the same thing, and a run writes the same figures, whichever one starts it.
+//!
+//! ## Layers
+//!
+//! Data flows one way, runs -> tables -> figures -> report, and a module uses only modules of
+//! its own layer or below:
+//!
+//! 1. foundations: [`scenario`], [`pcap`], [`table`] (the `Table` type and number format),
+//!    [`stats`];
+//! 2. runs: [`run`], [`output`] (a run's files), [`sweep`], [`bench_net`];
+//! 3. tables of results: [`verdict`] (claims against a seed), [`scan_table`], [`twin_metrics`];
+//! 4. figures: [`plot`] (never imports an experiment or the report);
+//! 5. the report: [`report`] (uses `plot::PlotFiles` and the verdicts, nothing above);
+//! 6. experiments and commands, which drive all of the above: [`experiment`] and the `*_cmd`
+//!    modules and [`bench`]. No experiment uses a `*_cmd` module: what both need lives below.
 
 pub mod bench;
 pub mod bench_net;
@@ -14,11 +28,13 @@ pub mod plot_cmd;
 pub mod report;
 pub mod run;
 pub mod scan_cmd;
+pub mod scan_table;
 pub mod scenario;
 pub mod stats;
 pub mod sweep;
 pub mod table;
 pub mod testbed_cmd;
+pub mod twin_metrics;
 pub mod verdict;
 
 use clap::Args;

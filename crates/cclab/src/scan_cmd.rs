@@ -2,7 +2,7 @@
 //! probe-window variants (seed 000), with the seed's figures: scan time, probes sent, hosts
 //! found and the `packet_ratio` statistics.
 
-use crate::experiment::Table;
+use crate::scan_table::table;
 use crate::UserError;
 use cc::scan::{TimingTemplate, Variant};
 use clap::Args;
@@ -73,31 +73,6 @@ pub fn config(a: &ScanArgs) -> Result<ScanConfig, UserError> {
     }
     cfg.validate().map_err(UserError)?;
     Ok(cfg)
-}
-
-/// One row per variant, the seed's columns.
-pub fn table(title: &str, results: &[ScanResult]) -> Table {
-    let mut t = Table::new(
-        title,
-        &["variant", "scan time", "probes sent", "hosts found", "ratio min", "q1", "median", "mean", "q3", "max", "group drops"],
-    );
-    for r in results {
-        let p = &r.packet_ratio;
-        t.row(vec![
-            r.variant.clone(),
-            format!("{:.1} s{}", r.scan_time_s, if r.finished { "" } else { " (unfinished)" }),
-            r.probes_sent.to_string(),
-            format!("{} of {}", r.hosts_found, r.hosts_up),
-            format!("{:.2}", p.min),
-            format!("{:.2}", p.q1),
-            format!("{:.2}", p.median),
-            format!("{:.2}", p.mean),
-            format!("{:.2}", p.q3),
-            format!("{:.2}", p.max),
-            r.group_drops.to_string(),
-        ]);
-    }
-    t
 }
 
 pub fn scan(a: &ScanArgs) -> Result<(), UserError> {

@@ -65,6 +65,17 @@ pub fn welch_p(a: &Summary, b: &Summary) -> Option<f64> {
     Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
 }
 
+/// Half the width of the two-sided `level` prediction interval for one more run drawn like the
+/// runs `s` summarises (normal runs; Hahn & Meeker, *Statistical Intervals*, 1991, §4.7):
+/// `t_{(1+level)/2, n−1} · sd · √(1 + 1/n)`. `None` with fewer than two runs.
+pub fn prediction_half_width(s: &Summary, level: f64) -> Option<f64> {
+    if s.n < 2 {
+        return None;
+    }
+    let t = StudentsT::new(0.0, 1.0, (s.n - 1) as f64).ok()?.inverse_cdf((1.0 + level) / 2.0);
+    Some(t * s.sd * (1.0 + 1.0 / s.n as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +102,15 @@ mod tests {
         let d = 2.101 * (0.8f64).sqrt();
         let p = welch_p(&Summary::given(20.0, 2.0, 10), &Summary::given(20.0 + d, 2.0, 10)).unwrap();
         assert!((p - 0.05).abs() < 0.001, "{p}");
+    }
+
+    #[test]
+    fn prediction_interval_from_the_t_table() {
+        // n = 8: t(0.975, 7) = 2.365 (any t table); sd 2 gives 2.365 · 2 · √(9/8) = 5.017.
+        let s = Summary::of(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]).unwrap();
+        let w = prediction_half_width(&Summary { sd: 2.0, ..s }, 0.95).unwrap();
+        assert!((w - 5.017).abs() < 0.002, "{w}");
+        assert_eq!(prediction_half_width(&Summary::given(1.0, 1.0, 1), 0.95), None);
     }
 
     #[test]

@@ -16,11 +16,14 @@
 //! - [`Claim::distribution`]: our runs against the seed's mean and standard deviation over its
 //!   runs, by Welch's two-sided t-test at [`ALPHA`] ([`crate::stats::welch_p`]); with fewer
 //!   than two runs on a side the test is undefined and the claim is not comparable.
+//! - [`Claim::one_run`]: a seed's single run against our runs: it holds when the seed's
+//!   figure lies in our 95 % prediction interval for one more run
+//!   ([`crate::stats::prediction_half_width`]), i.e. when it could be one of ours.
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
 //!   holds on every seed, so the spread over seeds decides, not a mean.
 //! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
 
-use crate::stats::{welch_p, Summary};
+use crate::stats::{prediction_half_width, welch_p, Summary};
 use crate::table::{num, Table};
 
 /// The significance level of the distribution test: a difference with p < 0.05 does not hold.
@@ -119,6 +122,23 @@ impl Claim {
                 Claim::new(claim, seed_text, ours_text, test, verdict)
             }
         }
+    }
+
+    /// The seed's figure from one run against our runs: holds when it lies in our 95 %
+    /// prediction interval for one more run (mean ± t·sd·√(1 + 1/n), Student's t with n − 1
+    /// degrees of freedom), so that it could have been one of our runs.
+    pub fn one_run(claim: &str, ours: &[f64], seed: f64, unit: &str) -> Claim {
+        let Some(o) = Summary::of(ours) else {
+            return Claim::not_comparable(claim, with_unit(seed, unit), "no runs".into(), "we have no runs of this");
+        };
+        let ours_text = format!("{} (range {} to {})", spread(&o, unit), num(o.min), num(o.max));
+        let Some(w) = prediction_half_width(&o, 1.0 - ALPHA) else {
+            return Claim::not_comparable(claim, with_unit(seed, unit), ours_text, "a prediction interval needs two runs or more");
+        };
+        let (lo, hi) = (o.mean - w, o.mean + w);
+        let inside = (lo..=hi).contains(&seed);
+        let test = format!("the seed's one run within our {} % prediction interval for one run, [{}, {}]", num((1.0 - ALPHA) * 100.0), num(lo), num(hi));
+        Claim::new(claim, with_unit(seed, unit), ours_text, test, if inside { Verdict::Holds } else { Verdict::DoesNotHold })
     }
 
     /// The seed's direction "`a.0` above `b.0`" (e.g. "Vegas above mVegas"), checked on our
@@ -236,6 +256,16 @@ mod tests {
         let c = Claim::distribution("Reno", &[289.0, 291.0, 290.0, 288.5, 291.5], Summary::given(290.0, 1.5, 5), "Mbit/s");
         assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
         assert_eq!(Claim::distribution("one", &[1.0], Summary::given(1.0, 0.1, 5), "").verdict, Verdict::NotComparable);
+    }
+
+    #[test]
+    fn one_run_against_our_prediction_interval() {
+        // Ours 1..8: mean 4.5, sd 2.449; t(0.975, 7) = 2.365 gives 4.5 ± 6.14.
+        let ours = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        assert_eq!(Claim::one_run("x", &ours, 10.5, "s").verdict, Verdict::Holds);
+        let c = Claim::one_run("x", &ours, 10.7, "s");
+        assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
+        assert_eq!(Claim::one_run("x", &[3.0], 3.0, "s").verdict, Verdict::NotComparable);
     }
 
     #[test]

@@ -177,20 +177,33 @@ fn attacks_win_against_undefended_reno_and_defences_remove_the_gain() {
     assert_ne!(row("reno", "optimistic-ack 20", "off")[10], "0");
 }
 
-/// Seed 000: the response-rate-scaled group window (scaled-2007) makes each of the three scans
-/// faster than the unscaled one, the 500-address scan by the largest margin (the seed: 1.98×,
-/// 1.16×, 1.25×); `crates/sim/tests/scan.rs` checks the same on the model and says which of it
-/// was fitted. Here: the experiment's table says so.
+/// Seed 000, out of sample: the model's one fitted value (the share of dead addresses behind
+/// answering routers) is fitted on the 5000-address speed-up over seeds 1-8, so only the other
+/// two workloads on the check seeds are asserted. The seed's direction, scaled faster than
+/// unscaled, holds there on every check seed, as do its "many more drops" on the 10000-address
+/// scan. The seed's growth arithmetic: unscaled, 1 % of probes answered, cwnd 100 grows by
+/// 1/100 per round trip ("100 times slower"); scaled, the merged cap of 50 on the scale leaves
+/// half of the seed's one probe per round trip, so that claim does not hold. Every figure
+/// touched by the fit is labelled fitted.
 #[test]
-fn nmap_scaling_makes_every_scan_faster_and_the_smallest_the_most() {
+fn nmap_scaling_scaled_2007_is_faster_out_of_sample_and_the_fit_is_labelled() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("nmap-scaling", dir.path());
-    let t = rows(&dir.path().join("scan-time-ours-beside-the-seed-s.csv"));
-    assert_eq!(t.len(), 3);
-    let secs = |c: &str| c.trim_end_matches(" s").parse::<f64>().unwrap();
-    let speedup = |r: &Vec<String>| secs(&r[3]) / secs(&r[4]);
-    for r in &t {
-        assert!(speedup(r) > 1.0, "{} addresses: scaled-2007 {} vs unscaled {}", r[0], r[4], r[3]);
+    let t = rows(&dir.path().join("scan-time-per-check-seed-out-of-sample.csv"));
+    assert!(t.iter().all(|r| r[1].parse::<u64>().unwrap() > 8), "check seeds are not fit seeds: {t:?}");
+    for r in t.iter().filter(|r| r[0] == "500" || r[0] == "10000") {
+        let (u, s07): (f64, f64) = (r[2].parse().unwrap(), r[3].parse().unwrap());
+        assert!(s07 < u, "{} addresses, seed {}: scaled-2007 {s07} s, unscaled {u} s", r[0], r[1]);
+        if r[0] == "10000" {
+            assert!(r[7].parse::<u64>().unwrap() > r[6].parse::<u64>().unwrap(), "drops {r:?}");
+        }
+        assert!(!r[5].contains("fitted"), "{r:?}");
     }
-    assert!(speedup(&t[0]) > speedup(&t[1]) && speedup(&t[0]) > speedup(&t[2]), "{t:?}");
+    assert!(t.iter().filter(|r| r[0] == "5000").all(|r| r[5].ends_with("fitted")), "{t:?}");
+    let v = rows(&dir.path().join("verdicts.csv"));
+    let verdict = |claim: &str| v.iter().find(|r| r[0].starts_with(claim)).map(|r| r[4].clone()).unwrap();
+    assert_eq!(verdict("1 % answered, cwnd 100: unscaled growth"), "holds");
+    assert_eq!(verdict("1 % answered, cwnd 100: scaled growth"), "does not hold");
+    assert!(v.iter().filter(|r| r[0].contains("(fitted)")).all(|r| r[4] == "fitted"), "{v:?}");
+    assert!(v.iter().any(|r| r[4] == "fitted"));
 }

@@ -1,6 +1,8 @@
 //! Seed 000's three host-discovery workloads on the documented network model
-//! (`sim::scan` module documentation): completeness, the speed ordering the model gives, and
-//! the 2007 scaling rule itself.
+//! (`sim::scan` module documentation): completeness, the mechanism that costs scaled-2007 its
+//! advantage (as directions), and the 2007 scaling rule itself. The comparison with the seed's
+//! figures, with the one fitted value fitted on one workload and the rest checked on other
+//! seeds, is the `nmap-scaling` experiment's.
 
 use cc::scan::{PacketRatio, TimingTemplate, UltraTimingVals, Variant};
 use cc::scan::variant::SlowStart;
@@ -31,9 +33,6 @@ fn check_complete(r: &ScanResult, hosts: u32) {
     assert!(r.hosts_reachable + 3 >= r.hosts_up, "{hosts} {}: {} of {} reachable", r.variant, r.hosts_reachable, r.hosts_up);
 }
 
-/// The seed's scan times, unscaled and scaled (2007), for 500, 5000 and 10 000 addresses.
-const SEED_TIMES: [(u32, f64, f64); 3] = [(500, 65.627, 33.121), (5000, 226.944, 195.556), (10000, 1984.355, 1586.226)];
-
 /// The runs of one workload and variant over `seeds`, each checked to find what it can;
 /// `unreachable` replaces the model's share of answering routers.
 fn runs(hosts: u32, v: Variant, seeds: std::ops::RangeInclusive<u64>, unreachable: Option<f64>) -> Vec<ScanResult> {
@@ -59,56 +58,26 @@ fn mean_time(hosts: u32, v: Variant, seeds: std::ops::RangeInclusive<u64>, unrea
     mean(&runs(hosts, v, seeds, unreachable), |r| r.scan_time_s)
 }
 
-/// The issue's test of seed 000: on each of its three workloads scaled-2007 is faster than
-/// unscaled, by a clearly larger margin on 500 addresses (seed: 1.98×, against 1.16× and
-/// 1.25×). Means over seeds 1-8, the seeds the model was calibrated on: its two free values
-/// (answering routers, loss) were fitted to these three speed-ups (`sim::scan` module
-/// documentation), so this guards that calibration. We get 1.75×, 1.15× and 1.24×.
-/// Out of the fit: the 500- and 5000-address times themselves, within a factor 1.5 of the
-/// seed's (we get 0.8-0.9 of them; the 10 000-address scan comes out at half the seed's time
-/// for both variants, so the seed's paths were slower there, and is not checked); and the
-/// seed's packet_ratio median of its 10 000-address scan, 58.84, within a factor 1.5 (our
-/// mean median is ≈ 79).
-#[test]
-fn scaled_2007_is_faster_on_all_three_workloads_and_most_on_the_smallest() {
-    let mut speedup = Vec::new();
-    for (hosts, seed_u, seed_s) in SEED_TIMES {
-        let u = mean_time(hosts, Variant::Unscaled, 1..=8, None);
-        let scaled = runs(hosts, Variant::Scaled2007, 1..=8, None);
-        let s07 = mean(&scaled, |r| r.scan_time_s);
-        assert!(s07 < u, "{hosts}: unscaled {u:.1} s, scaled-2007 {s07:.1} s (seed {seed_u} s, {seed_s} s)");
-        if hosts <= 5000 {
-            for (ours, seed) in [(u, seed_u), (s07, seed_s)] {
-                assert!((seed / 1.5..seed * 1.5).contains(&ours), "{hosts}: {ours:.1} s against the seed's {seed} s");
-            }
-        } else {
-            let m = mean(&scaled, |r| r.packet_ratio.median);
-            assert!((58.84 / 1.5..58.84 * 1.5).contains(&m), "scaled-2007 packet_ratio median {m}");
-        }
-        speedup.push(u / s07);
-    }
-    assert!(speedup[0] > 1.2 * speedup[1] && speedup[0] > 1.2 * speedup[2], "speed-ups {speedup:.2?}");
-}
-
-/// Why the margin shrinks on the larger scans: each router unreachable to a retransmission is a
-/// drop that halves scaled-2007's group window (the seed's "many more drops"), while unscaled
-/// ignores them. With no answering routers scaled-2007 is more than twice as fast as unscaled
-/// (the 50× increments fill the window at once); with four times the model's routers it loses
-/// its edge on 5000 addresses, where 1 % of 4852 dead addresses halve it 44 times against 148
-/// replies to win it back. Today's scaling, which ignores router unreachables, is the fastest.
+/// The mechanism behind seed 000's smaller margins on the larger scans, as directions only (the
+/// model's router share is fitted, so no figure of it is asserted): each router unreachable to
+/// a retransmission is a drop that halves scaled-2007's group window (the seed's "many more
+/// drops"), while unscaled ignores router unreachables. With no answering routers scaled-2007
+/// is faster than unscaled on 500 and 5000 addresses (its increments are up to 50 times
+/// larger, nothing halves them); with answering routers behind 2 % of the dead addresses (97
+/// of the 4852 of the 5000-address sweep) it is slower. Today's scaling, which ignores router
+/// unreachables, is faster than unscaled with them too.
 #[test]
 fn router_unreachables_are_what_costs_scaled_2007_its_advantage() {
     for hosts in [500, 5000] {
         let u0 = mean_time(hosts, Variant::Unscaled, 1..=6, Some(0.0));
         let s0 = mean_time(hosts, Variant::Scaled2007, 1..=6, Some(0.0));
-        assert!(s0 * 2.0 < u0, "{hosts}, no answering routers: unscaled {u0:.1} s, scaled-2007 {s0:.1} s");
-        let u = mean_time(hosts, Variant::Unscaled, 1..=6, None);
-        let s = mean_time(hosts, Variant::Scaled, 1..=6, None);
-        assert!(s * 1.5 < u, "{hosts}: unscaled {u:.1} s, scaled {s:.1} s");
+        assert!(s0 < u0, "{hosts}, no answering routers: unscaled {u0:.1} s, scaled-2007 {s0:.1} s");
     }
-    let u = mean_time(5000, Variant::Unscaled, 1..=6, Some(0.01));
-    let s07 = mean_time(5000, Variant::Scaled2007, 1..=6, Some(0.01));
-    assert!(s07 > u, "5000, 1 % answering routers: unscaled {u:.1} s, scaled-2007 {s07:.1} s");
+    let u = mean_time(5000, Variant::Unscaled, 1..=6, Some(0.02));
+    let s07 = mean_time(5000, Variant::Scaled2007, 1..=6, Some(0.02));
+    let s = mean_time(5000, Variant::Scaled, 1..=6, Some(0.02));
+    assert!(s07 > u, "5000, 2 % answering routers: unscaled {u:.1} s, scaled-2007 {s07:.1} s");
+    assert!(s < u, "5000, 2 % answering routers: unscaled {u:.1} s, scaled {s:.1} s");
 }
 
 #[test]
@@ -142,8 +111,7 @@ fn the_scan_is_deterministic() {
 
 /// Prints the three workloads × three variants, averaged over seeds 1..=`N` (default 1), with
 /// the share of answering routers from `UNR` and the loss from `LOSS` (defaults the model's),
-/// for the workload of `ONLY` addresses if set: one point of the calibration grid in the
-/// `sim::scan` module documentation is
+/// for the workload of `ONLY` addresses if set, e.g.
 /// `N=8 UNR=0.0025 LOSS=0.001 cargo test --release -p sim --test scan -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -3,7 +3,7 @@
 
 use super::{Options, Output, Table};
 use crate::run::simulate;
-use crate::testbed_cmd::{accuracy_line, twin_metrics};
+use crate::twin_metrics::{accuracy_line, twin_metrics};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, SimConfig, Trace};

@@ -7,6 +7,8 @@
 //! - `queue`: the bottleneck's queue length and queueing delay over time;
 //! - `phase`: two flows' rates against each other with the fairness and efficiency lines;
 //! - `throughput-delay`: throughput against 95th-percentile delay, Pantheon's plot;
+//! - `scan-window`: a scanner's group probe window and threshold over a scan, per variant
+//!   (seed 000's graphs);
 //! - [`versus`]: ours against a seed's figures, each with its spread, for the experiments' reports.
 //!
 //! Same data, same bytes: nothing in the files depends on the clock or the machine.
@@ -15,6 +17,7 @@ mod chart;
 pub mod data;
 mod font;
 mod phase;
+mod scan_window;
 mod scatter;
 mod series;
 mod versus;
@@ -52,4 +55,10 @@ pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str),
 /// Ours against the seed's, one row per figure (see [`VersusRow`]), written into `dir`.
 pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Result<PlotFiles, UserError> {
     versus::figure(name, title, value_axis, rows, log, ours_label).write(dir)
+}
+
+/// A scanner's group window (black) and threshold (grey) over time, one panel per
+/// `(variant, window)`, written into `dir`.
+pub fn scan_window(dir: &Path, name: &str, title: &str, runs: &[(&str, &[sim::scan::WindowPoint])]) -> Result<PlotFiles, UserError> {
+    scan_window::figure(name, title, runs).write(dir)
 }

@@ -34,6 +34,15 @@ impl RatioStats {
     }
 }
 
+/// The group window at one instant: what the seed's graphs draw (cwnd in black, the threshold,
+/// `ccthresh` then and `ssthresh` now, in grey).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct WindowPoint {
+    pub time_s: f64,
+    pub cwnd: f64,
+    pub ssthresh: f64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ScanResult {
     pub variant: String,
@@ -61,4 +70,9 @@ pub struct ScanResult {
     pub mean_group_cwnd: f64,
     pub mean_group_timeout_s: f64,
     pub batches: u32,
+    /// The running batch's group window over the scan, as a step function: at every change two
+    /// points at the same instant, the value before and the value after (a new batch starts
+    /// again at cwnd 10, ssthresh 75). Left out of the JSON of `cclab scan`.
+    #[serde(skip)]
+    pub window: Vec<WindowPoint>,
 }

@@ -9,7 +9,7 @@
 
 use super::access::AccessLink;
 use super::config::{ScanConfig, PACKET_BYTES};
-use super::result::{RatioStats, ScanResult, RATIO_UNITS};
+use super::result::{RatioStats, ScanResult, WindowPoint, RATIO_UNITS};
 use super::targets::{self, Address};
 use crate::event::{EventKind, EventQueue};
 use crate::impair::LossProcess;
@@ -90,6 +90,12 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
     let mut timer_gen = 0u32;
     // ∫ cwnd dt and ∫ timeout dt of the running batch's group, for time averages.
     let (mut cwnd_area, mut timeout_area, mut last_t) = (0.0f64, 0.0f64, Time::ZERO);
+    let group_window = |s: &HostDiscovery| {
+        let t = &s.batch().gstats.timing;
+        (t.cwnd, t.ssthresh as f64)
+    };
+    let mut window_now = group_window(&scanner);
+    let mut window = vec![WindowPoint { time_s: 0.0, cwnd: window_now.0, ssthresh: window_now.1 }];
     q.schedule(Time::ZERO, EventKind::SenderTimer, 0, timer_gen);
 
     while let Some(e) = q.pop() {
@@ -157,6 +163,13 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
             }
             _ => unreachable!("the scan workload schedules no other events"),
         }
+        let w = group_window(&scanner);
+        if w != window_now {
+            let t = now.as_secs_f64();
+            window.push(WindowPoint { time_s: t, cwnd: window_now.0, ssthresh: window_now.1 });
+            window.push(WindowPoint { time_s: t, cwnd: w.0, ssthresh: w.1 });
+            window_now = w;
+        }
         scanner.take_ratio_samples(&mut samples);
         for r in samples.drain(..) {
             ratio.record((r * RATIO_UNITS).round() as u64);
@@ -186,5 +199,6 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
         mean_group_cwnd: cwnd_area / span,
         mean_group_timeout_s: timeout_area / span,
         batches: cfg.hosts.div_ceil(cc::scan::perf::PING_GROUP_SZ as u32),
+        window,
     }
 }

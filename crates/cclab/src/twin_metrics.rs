@@ -1,0 +1,112 @@
+//! The simulator against the kernel: the metrics `cclab twin` and the `twin` experiment compare
+//! (throughput, goodput, retransmissions, timeouts, cwnd, slow-start exit, queueing delay,
+//! utilisation), their table, and one line on how faithfully the testbed's emulator applied
+//! the link. Below both the command (`testbed_cmd`) and the experiment, so neither calls the other.
+
+use crate::table::Table;
+use sim::RunResult;
+use testbed::EmulatorReport;
+
+/// One line on how faithfully the emulator applied the link.
+pub fn accuracy_line(r: &EmulatorReport) -> String {
+    // The rate is measured over frames that leave in the order they were served (one base
+    // RTT for every flow, no jitter).
+    let rate = if r.busy_frames > 0 {
+        format!("rate error {:+.3} % over {} back-to-back frames", r.rate_error * 100.0, r.busy_frames)
+    } else {
+        "rate error not measured (frames overtake in the delay line)".to_string()
+    };
+    format!(
+        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us, {} socket drops, {:.0} frames per CPU second",
+        r.timing_error_p50_us,
+        r.timing_error_p99_us,
+        r.timing_error_max_us,
+        r.socket_drops,
+        r.frames_per_cpu_s
+    )
+}
+
+/// One metric of both engines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TwinMetric {
+    pub metric: &'static str,
+    pub unit: &'static str,
+    pub ours: Option<f64>,
+    pub kernel: Option<f64>,
+    /// What the metric can resolve (a time read off the samples: one interval); closer than
+    /// this agrees.
+    pub resolution: f64,
+}
+
+impl TwinMetric {
+    pub fn ratio(&self) -> Option<f64> {
+        match (self.ours, self.kernel) {
+            (Some(o), Some(k)) if o != 0.0 => Some(k / o),
+            _ => None,
+        }
+    }
+
+    /// `agree` within 10 % (or within the metric's resolution), `close` within 30 %, else
+    /// `differ`; counts of three or fewer on both sides (retransmissions, timeouts) agree
+    /// whatever their ratio.
+    pub fn verdict(&self) -> &'static str {
+        match (self.ours, self.kernel) {
+            (None, None) => "agree (neither)",
+            (None, Some(_)) | (Some(_), None) => "differ",
+            (Some(o), Some(k)) if self.unit == "count" && o <= 3.0 && k <= 3.0 => "agree",
+            (Some(o), Some(k)) if (k - o).abs() <= self.resolution * (1.0 + 1e-9) => "agree",
+            _ => match self.ratio() {
+                Some(r) if (r - 1.0).abs() <= 0.10 => "agree",
+                Some(r) if (r - 1.0).abs() <= 0.30 => "close",
+                _ => "differ",
+            },
+        }
+    }
+}
+
+/// Segments of cwnd averaged over every sample of every flow.
+fn cwnd_mean(r: &RunResult) -> Option<f64> {
+    let s = r.series.as_ref()?;
+    let xs: Vec<f64> = s.flows.iter().filter_map(|f| f.cwnd).collect();
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// When flow 0 first had a finite ssthresh (left slow start).
+fn slow_start_exit(r: &RunResult) -> Option<f64> {
+    let s = r.series.as_ref()?;
+    s.flows.iter().find(|f| f.flow == 0 && f.ssthresh.is_some_and(|x| x < 1e6)).map(|f| f.time)
+}
+
+pub fn twin_metrics(ours: &RunResult, kernel: &RunResult) -> Vec<TwinMetric> {
+    let sum = |r: &RunResult, f: fn(&sim::FlowSummary) -> f64| r.summary.flows.iter().map(f).sum::<f64>();
+    let interval = ours.series.as_ref().and_then(|s| s.flows.first()).map_or(0.0, |f| f.time);
+    let both = |metric, unit, f: &dyn Fn(&RunResult) -> Option<f64>| {
+        let resolution = if metric == "slow-start exit" { interval } else { 0.0 };
+        TwinMetric { metric, unit, ours: f(ours), kernel: f(kernel), resolution }
+    };
+    vec![
+        both("throughput", "Mbit/s", &|r| Some(sum(r, |f| f.throughput_bps) / 1e6)),
+        both("goodput", "Mbit/s", &|r| Some(sum(r, |f| f.goodput_bps) / 1e6)),
+        both("retransmissions", "count", &|r| Some(sum(r, |f| f.retransmits as f64))),
+        both("timeouts", "count", &|r| Some(sum(r, |f| f.timeouts as f64))),
+        both("cwnd mean", "segments", &cwnd_mean),
+        both("slow-start exit", "s", &slow_start_exit),
+        both("queueing delay mean", "ms", &|r| Some(r.summary.link.queue_delay_ms.mean)),
+        both("link utilisation", "%", &|r| Some(r.summary.link.utilization * 100.0)),
+    ]
+}
+
+pub fn twin_table(title: &str, ours: &RunResult, kernel: &RunResult) -> Table {
+    let mut t = Table::new(title, &["metric", "ours (simulator)", "kernel (testbed)", "kernel / ours", "verdict"]);
+    let cell = |v: Option<f64>, unit: &str| v.map_or("-".to_string(), |x| format!("{x:.3} {unit}"));
+    for m in twin_metrics(ours, kernel) {
+        t.row(vec![
+            m.metric.to_string(),
+            cell(m.ours, m.unit),
+            cell(m.kernel, m.unit),
+            m.ratio().map_or("-".into(), |r| format!("{r:.3}")),
+            m.verdict().to_string(),
+        ]);
+    }
+    t
+}
