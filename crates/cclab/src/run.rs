@@ -2,7 +2,9 @@
 
 use crate::output;
 use crate::pcap::PcapTap;
-use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
+use crate::scenario::{
+    BufferArg, CcArg, DefencesSpec, FlowSpec, PercentArg, QueueArg, RateArg, ReceiverSpec, Scenario, SizeArg, StartupArg, TimeArg,
+};
 use crate::{RunArgs, UserError};
 use cc::check::within;
 use cc::protocols::DatagramConfig;
@@ -78,6 +80,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if a.delayed_ack {
         d.delayed_ack = Some(true);
     }
+    d.startup = flag::<StartupArg>("startup", &a.startup)?;
+    d.receiver = a.receiver.as_deref().map(ReceiverSpec::from_flag).transpose().map_err(|e| UserError(format!("--receiver: {e}")))?;
+    d.defences = a.defences.as_deref().map(DefencesSpec::from_flag).transpose().map_err(|e| UserError(format!("--defences: {e}")))?;
     if a.pacing {
         d.pacing = Some(true);
     }
