@@ -354,4 +354,25 @@ mod tests {
         assert_eq!(sender(RunArgs { no_prr: true, ..RunArgs::default() }), [(false, true); 2]);
         assert_eq!(sender(RunArgs { no_tlp: true, ..RunArgs::default() }), [(true, false); 2]);
     }
+
+    #[test]
+    fn startup_receiver_and_defences_flags_reach_every_flow() {
+        let a = RunArgs {
+            cc: Some("reno,cubic".into()),
+            startup: Some("paced-chirping".into()),
+            receiver: Some("optimistic-ack:20".into()),
+            defences: Some("abc,nonce".into()),
+            ..RunArgs::default()
+        };
+        let cfg = flags_scenario(&a).ok().unwrap().resolve().unwrap();
+        for f in &cfg.flows {
+            assert_eq!(f.sender.startup.name(), "paced-chirping");
+            assert_eq!(f.attack, Some(cc::transport::Misbehaviour::OptimisticAck { lead: 20 }));
+            assert!(f.sender.defences.abc && f.sender.defences.nonce && !f.sender.defences.new_data_only);
+        }
+        let err = |a: RunArgs| flags_scenario(&RunArgs { cc: Some("reno".into()), ..a }).err().unwrap().0;
+        assert!(err(RunArgs { startup: Some("fast".into()), ..RunArgs::default() }).starts_with("--startup: unknown start-up `fast`"));
+        assert!(err(RunArgs { receiver: Some("ack-division".into()), ..RunArgs::default() }).starts_with("--receiver: split: missing"));
+        assert!(err(RunArgs { defences: Some("abd".into()), ..RunArgs::default() }).starts_with("--defences: unknown defence `abd`"));
+    }
 }

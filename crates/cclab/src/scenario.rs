@@ -851,4 +851,36 @@ tlp = false
         assert!(parse_buffer("-1bdp").is_err());
         assert!(parse_buffer("7").unwrap_err().contains("needs a unit"));
     }
+
+    #[test]
+    fn startup_by_name_or_table_writes_back_and_is_checked() {
+        let text = "[[flows]]\ncc = \"reno\"\nstartup = \"paced-chirping\"\n[[flows]]\ncc = \"cubic\"\nstartup = { type = \"paced-chirping\", geometry = 1.5 }\n[[flows]]\ncc = \"bbr\"\n";
+        let cfg = Scenario::from_toml(text, "s.toml").unwrap().resolve().unwrap();
+        assert_eq!(cfg.flows[0].sender.startup, Startup::PacedChirping(cc::transport::ChirpConfig::default()));
+        let Startup::PacedChirping(c) = &cfg.flows[1].sender.startup else { panic!("not chirping") };
+        assert_eq!(c.geometry, 1.5);
+        assert_eq!(cfg.flows[2].sender.startup, Startup::Controller);
+        // The written scenario resolves to the same configuration.
+        let back = toml::to_string(&Scenario::from_config(&cfg)).unwrap();
+        assert_eq!(Scenario::from_toml(&back, "w.toml").unwrap().resolve().unwrap().flows, cfg.flows);
+        let bad = |v: &str| err(&format!("[[flows]]\ncc = \"reno\"\nstartup = {v}\n"));
+        assert!(bad("\"chirp\"").contains("unknown start-up `chirp`; allowed: controller, paced-chirping"), "{}", bad("\"chirp\""));
+        assert!(bad("{ type = \"paced-chirping\", geometry = 5.0 }").contains("flows[0].startup.geometry: 5 is outside"), "{}", bad("{ type = \"paced-chirping\", geometry = 5.0 }"));
+        let bbr = err("[[flows]]\ncc = \"bbr\"\nstartup = \"paced-chirping\"\n");
+        assert!(bbr.contains("flows[0].startup: `paced-chirping` needs a window-based controller"), "{bbr}");
+    }
+
+    #[test]
+    fn receiver_and_defences_flags_read_as_the_keys() {
+        let r = ReceiverSpec::from_flag("ack-division:10").unwrap();
+        assert_eq!(r.resolve().unwrap(), Some(Misbehaviour::AckDivision { split: 10 }));
+        assert_eq!(ReceiverSpec::from_flag("honest").unwrap().resolve().unwrap(), None);
+        assert!(ReceiverSpec::from_flag("optimistic-ack").unwrap_err().contains("lead: missing"));
+        assert!(ReceiverSpec::from_flag("ack-division:x").unwrap_err().contains("not a whole number"));
+        assert!(ReceiverSpec::from_flag("nice").unwrap_err().contains("unknown `nice`"));
+        assert_eq!(DefencesSpec::from_flag("none").unwrap().resolve(), Defences::NONE);
+        assert_eq!(DefencesSpec::from_flag("all").unwrap().resolve(), Defences::ALL);
+        assert_eq!(DefencesSpec::from_flag("abc, nonce").unwrap().resolve(), Defences { abc: true, new_data_only: false, dupack_limit: false, nonce: true });
+        assert!(DefencesSpec::from_flag("abc,magic").unwrap_err().contains("unknown defence `magic`"));
+    }
 }
