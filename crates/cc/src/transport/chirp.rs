@@ -34,7 +34,7 @@
 //! - otherwise `g_{n−2}`, the chirp's smallest gap: the capacity is at least that rate.
 //!
 //! The chirp's estimate is the mean gap `Ĝ = Σ E_k / (n − 1)` (the prototype's arithmetic mean;
-//! pathChirp weighs by the gaps), clamped to [`ChirpConfig::min_gap_us`, `max_gap_us`], and
+//! pathChirp weighs by the gaps), clamped to `[min_gap_us, max_gap_us]` ([`ChirpConfig`]), and
 //! the average moves half way to it: `G ← G/2 + Ĝ/2` (the prototype's `GAP_AVG_SHIFT` = 1).
 //!
 //! **Rounds.** The first round has [`INITIAL_CHIRPS`] chirps of [`FIRST_CHIRP_PACKETS`] packets
