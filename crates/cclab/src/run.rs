@@ -308,7 +308,11 @@ fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
     // whatever it is told).
     let tcp = ALGORITHMS.iter().map(|a| (a.name, Transport::Tcp((a.default_config)())));
     let datagram = COMPARED_DATAGRAM.iter().map(|&n| (n, Transport::Datagram(DatagramConfig::from_name(n).expect("a registered protocol"))));
-    for (name, transport) in tcp.chain(datagram) {
+    // A start-up such as paced chirping is compared under the algorithms that can take over
+    // from it.
+    let startup = base.defaults.startup.as_ref().is_some_and(|s| s.0 != cc::transport::Startup::Controller);
+    let takes = sim::config::handover_algorithms();
+    for (name, transport) in tcp.chain(datagram).filter(|(name, _)| !startup || takes.contains(name)) {
         let mut s = base.clone();
         s.flows = Some(vec![FlowSpec { cc: Some(CcArg(transport)), ..FlowSpec::default() }]);
         let cfg = resolve(a, &s)?;
