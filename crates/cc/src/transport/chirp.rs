@@ -619,6 +619,32 @@ mod tests {
         assert_eq!(pc.handover_window(0), 2 * MSS);
     }
 
+    /// Through the sender core: the initial ten packets leave as two chirps of five, their gaps
+    /// shrinking from 2·200 µs by 80 µs, the second chirp half a round trip after the first
+    /// (M = 2), whatever the controller's window says.
+    #[test]
+    fn the_sender_sends_the_first_round_as_two_paced_chirps() {
+        use crate::transport::{SenderConfig, SenderCore};
+        use crate::CcConfig;
+        let cfg = SenderConfig { mss: MSS, startup: Startup::PacedChirping(ChirpConfig::default()), ..SenderConfig::default() };
+        let mut s = SenderCore::new(cfg, &CcConfig::from_name("reno").unwrap(), crate::rng::component_rng(1, 1));
+        s.on_handshake(Time::from_millis(10));
+        let mut now = Time::ZERO;
+        let mut times = vec![];
+        while times.len() < 10 {
+            match s.poll_transmit(now) {
+                Some(t) => times.push((t.seq, now)),
+                None => now = s.next_send_time(now).expect("chirping waits only for its schedule"),
+            }
+        }
+        assert!(s.poll_transmit(now).is_none() && s.next_send_time(now).is_none(), "the round is scheduled");
+        let gaps: Vec<u64> = times.windows(2).map(|w| (w[1].1 - w[0].1).0 / 1000).collect();
+        assert_eq!(&gaps[..4], [400, 320, 240, 160]);
+        assert_eq!(times[5].1, Time::from_millis(5));
+        assert_eq!(&gaps[5..], [400, 320, 240, 160]);
+        assert_eq!(s.snapshot().state, "chirping");
+    }
+
     #[test]
     fn parameters_out_of_range_name_the_field() {
         let bad = |c: ChirpConfig| c.validate().unwrap_err();
