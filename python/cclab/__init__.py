@@ -8,6 +8,8 @@ plan over parameters and seeds on the cores of this machine or on a Ray cluster:
     r.flows          # one row per flow
     r.timeseries     # cwnd, RTT, throughput... every interval
     df = cclab.sweep("plan.toml", engine="ray")
+    e = cclab.experiment("attacks", fast=True)
+    e.verdicts       # each claim of the seed, ours, the test and its verdict
 
 Every call goes to the same Rust code as the ``cclab`` command line: a scenario means the same
 thing, and a run gives the same figures, from either.
@@ -15,7 +17,8 @@ thing, and a run gives the same figures, from either.
 
 from ._native import __version__
 from ._api import algorithms, run
+from ._experiment import Experiment, experiment, experiments
 from ._result import Result
 from ._sweep import sweep
 
-__all__ = ["__version__", "algorithms", "run", "Result", "sweep"]
+__all__ = ["__version__", "algorithms", "run", "Result", "sweep", "Experiment", "experiment", "experiments"]

@@ -20,3 +20,9 @@ def load_plan(plan_file: str | PathLike[str] | None = None, plan_json: str | Non
 
 def run_batch(runs: list[tuple[str, list[str], int, str]]) -> list[list[str]]:
     """Runs (id, cells, seed, scenario TOML) and returns their rows of the sweep table."""
+
+def experiments_json() -> str:
+    """Every experiment's name, seed and title, as JSON."""
+
+def run_experiment(name: str, fast: bool = False, out: str | PathLike[str] | None = None, force: bool = False) -> str:
+    """Runs an experiment, writes its files and returns its claims, tables and notes as JSON."""

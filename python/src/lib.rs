@@ -7,6 +7,7 @@
 //! The pure-Python layer (`cclab/__init__.py` and beside it) turns what these functions return
 //! into dicts and pandas DataFrames, and runs sweeps locally or on Ray.
 
+use cclab::experiment;
 use cclab::output::{self, RunFiles};
 use cclab::run;
 use cclab::scenario::Scenario;
@@ -141,12 +142,41 @@ fn run_batch(py: Python<'_>, runs: Vec<(String, Vec<String>, u64, String)>) -> P
     .map_err(value_error)
 }
 
+/// `cclab experiment list` as JSON: each experiment's name, seed and title.
+#[pyfunction]
+fn experiments_json() -> String {
+    let list: Vec<_> = experiment::EXPERIMENTS.iter().map(|e| serde_json::json!({"name": e.name, "seed": e.seed, "title": e.title})).collect();
+    serde_json::Value::from(list).to_string()
+}
+
+/// `cclab experiment run NAME [--fast] --out OUT [--force]`, quietly, with the GIL released:
+/// writes the experiment's files and returns `{name, seed, title, out, report, claims, tables,
+/// notes}` as JSON (claims with their verdicts, tables as title, header and rows).
+#[pyfunction]
+#[pyo3(signature = (name, fast=false, out=None, force=false))]
+fn run_experiment(py: Python<'_>, name: &str, fast: bool, out: Option<PathBuf>, force: bool) -> PyResult<String> {
+    let (e, opts, output) = py.detach(|| experiment::execute(name, fast, out.as_deref(), true, force)).map_err(value_error)?;
+    Ok(serde_json::json!({
+        "name": e.name,
+        "seed": e.seed,
+        "title": e.title,
+        "out": opts.out.display().to_string(),
+        "report": opts.out.join("report.html").display().to_string(),
+        "claims": output.claims,
+        "tables": output.tables,
+        "notes": output.notes,
+    })
+    .to_string())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_plan, m)?)?;
     m.add_function(wrap_pyfunction!(run_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(experiments_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_experiment, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

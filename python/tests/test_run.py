@@ -149,3 +149,32 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
         cli = json.loads((out / "summary.json").read_text())
         assert without_wall_clock(r.summary) == without_wall_clock(cli)
     assert "chirping" in set(cclab.run(**kw, startup="paced-chirping").timeseries["state"])
+
+
+def test_experiment_verdicts_equal_the_cli_files(cclab_bin, tmp_path):
+    """`cclab.experiment` runs what `cclab experiment run` runs: the same verdicts (read by
+    pandas from the CLI's verdicts.csv) and tables, and the same files."""
+    cli = tmp_path / "cli"
+    subprocess.run([cclab_bin, "experiment", "run", "mathis", "--fast", "--quiet", "--out", str(cli)], check=True, capture_output=True)
+    e = cclab.experiment("mathis", fast=True, out=tmp_path / "py")
+    assert e.name == "mathis" and Path(e.report).is_file()
+    want = pd.read_csv(cli / "verdicts.csv", dtype=str, keep_default_na=False)
+    got = e.verdicts.astype(str)
+    assert list(got.columns) == list(want.columns)
+    assert got.to_dict("records") == want.to_dict("records")
+    assert set(e.verdicts["verdict"]) <= set(cclab._experiment.VERDICTS)
+    holds, judged = e.tally()
+    assert 0 <= holds <= judged == int(e.verdicts["verdict"].isin(["holds", "does not hold"]).sum())
+    for title, frame in e.tables.items():
+        assert len(frame) > 0, title
+    assert "mathis" in set(cclab.experiments()["name"])
+
+
+def test_experiment_errors_are_value_errors(tmp_path):
+    with pytest.raises(ValueError, match="unknown experiment `nope`; allowed: .*mathis"):
+        cclab.experiment("nope", out=tmp_path / "x")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep")
+    with pytest.raises(ValueError, match="out"):
+        cclab.experiment("mathis", fast=True, out=tmp_path / "mine")
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep"

@@ -15,9 +15,11 @@ pub mod report;
 pub mod run;
 pub mod scan_cmd;
 pub mod scenario;
+pub mod stats;
 pub mod sweep;
 pub mod table;
 pub mod testbed_cmd;
+pub mod verdict;
 
 use clap::Args;
 use std::path::PathBuf;

@@ -2,9 +2,23 @@
 
 use std::fmt::Write as _;
 
+/// Four significant digits, no exponent, no trailing zeros (tables and plots' ticks).
+pub fn num(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let decimals = (3 - v.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A table of strings with an optional title: shown on the terminal, written as CSV and as
 /// Markdown.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Table {
     pub title: String,
     pub header: Vec<String>,
@@ -53,5 +67,20 @@ impl Table {
             let _ = writeln!(s, "| {} |", r.join(" | "));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_have_four_significant_digits() {
+        assert_eq!(num(38.2756), "38.28");
+        assert_eq!(num(0.012345), "0.01235");
+        assert_eq!(num(12345.6), "12346");
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(10.0), "10");
+        assert_eq!(num(10.5), "10.5");
     }
 }

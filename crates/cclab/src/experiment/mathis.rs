@@ -6,7 +6,7 @@
 //! Towsley, Kurose, "Modeling TCP throughput", SIGCOMM 1998:
 //! `B = MSS / (RTT·√(2p/3) + T0·min(1, 3·√(3p/8))·p·(1 + 32p²))`.
 
-use super::{run_one, Comparison, Options, Output, Table};
+use super::{run_one, Claim, Options, Output, Table};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, SimConfig};
@@ -74,13 +74,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         ]);
         // The law holds while timeouts are rare; beyond a few percent Padhye's model applies.
         let (metric, model, tol) = if p <= 0.02 { ("Mathis", m, 0.4) } else { ("Padhye", pd, 0.5) };
-        out.comparisons.push(Comparison {
-            metric: format!("Reno goodput at p = {} % vs {metric}", p * 100.0),
-            ours: f.goodput_bps / 1e6,
-            seed: model / 1e6,
-            tolerance: tol,
-            unit: "Mbit/s".into(),
-        });
+        out.claims.push(Claim::value(&format!("Reno goodput at p = {} % vs {metric}", p * 100.0), f.goodput_bps / 1e6, model / 1e6, "Mbit/s", tol, "tolerance carried over, not yet derived"));
     }
     out.tables.push(t);
     out.notes.push("The 'seed' column holds the model's prediction, not a measurement.".into());

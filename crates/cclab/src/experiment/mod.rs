@@ -3,8 +3,8 @@
 //!
 //! An experiment builds its scenarios in code (each run's resolved `scenario.toml` is written
 //! next to its results, so any run can be repeated with `cclab run`), runs them, and writes
-//! tables with our numbers beside the seed's and a mark where they differ by more than the
-//! stated tolerance. `--fast` shortens runs and uses fewer seeds: CI runs that mode and checks
+//! its verdicts on the seed's claims (see [`crate::verdict`]) and tables with our numbers beside
+//! the seed's. `--fast` shortens runs and uses fewer seeds: CI runs that mode and checks
 //! the qualitative result the seed reports.
 
 mod attacks;
@@ -14,11 +14,12 @@ mod sabul_table1;
 mod sackexp;
 mod sharkfest;
 mod startup;
-mod table;
 mod twin;
 mod vegas_trials;
+mod write;
 
-pub use table::{Comparison, Table};
+pub use crate::table::Table;
+pub use crate::verdict::Claim;
 
 use crate::plot::PlotFiles;
 use crate::run::simulate;
@@ -37,7 +38,8 @@ pub struct Options {
 #[derive(Clone, Debug, Default)]
 pub struct Output {
     pub tables: Vec<Table>,
-    pub comparisons: Vec<Comparison>,
+    /// The seed's claims with ours and a verdict each: the report opens with them.
+    pub claims: Vec<Claim>,
     /// Free text for the report: assumptions, where we differ and why.
     pub notes: Vec<String>,
     /// Plots for the report, under a heading each (files already written).
@@ -144,7 +146,9 @@ pub fn list() {
     print!("{}", t.render_text());
 }
 
-pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(), UserError> {
+/// Runs the experiment `name` and writes its files into `out` (default `results/NAME`):
+/// what `cclab experiment run` and Python's `cclab.experiment` both call.
+pub fn execute(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(&'static Experiment, Options, Output), UserError> {
     let e = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
         UserError(format!(
             "unknown experiment `{name}`; allowed: {}",
@@ -153,21 +157,28 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool)
     })?;
     let out = out.map_or_else(|| PathBuf::from("results").join(e.name), Path::to_path_buf);
     crate::output::prepare_out_dir(&out, force, "--out")?;
-    let opts = Options { fast, out: out.clone() };
+    let opts = Options { fast, out };
     if !quiet {
         eprintln!("{}: {}{}", e.name, e.title, if fast { " (fast mode)" } else { "" });
     }
     let output = (e.run)(&opts)?;
-    table::write_outputs(e, &opts, &output)?;
+    write::write_outputs(e, &opts, &output)?;
+    Ok((e, opts, output))
+}
+
+pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool) -> Result<(), UserError> {
+    let (_, opts, output) = execute(name, fast, out, quiet, force)?;
     for t in &output.tables {
         println!("{}", t.render_text());
     }
-    if !output.comparisons.is_empty() {
-        println!("{}", table::comparison_table(&output.comparisons).render_text());
+    if !output.claims.is_empty() {
+        let (holds, judged) = crate::verdict::tally(&output.claims);
+        println!("{}", crate::verdict::claims_table(&output.claims).render_text());
+        println!("{holds} of {judged} claims hold (fitted and not comparable ones are not counted)");
     }
     for n in &output.notes {
         println!("note: {n}");
     }
-    println!("wrote {} (open {} in a browser)", out.display(), out.join("report.html").display());
+    println!("wrote {} (open {} in a browser)", opts.out.display(), opts.out.join("report.html").display());
     Ok(())
 }

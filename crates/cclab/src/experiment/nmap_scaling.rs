@@ -2,7 +2,7 @@
 //! response-rate-scaled group window (and nmap's current scaling), on cclab's model of random
 //! Internet addresses ([`sim::scan::ScanNetwork::default`]).
 
-use super::{Comparison, Options, Output, Table};
+use super::{Claim, Options, Output, Table};
 use crate::scan_cmd;
 use crate::UserError;
 use cc::scan::Variant;
@@ -74,13 +74,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             format!("{:.2}", u / s07),
             format!("{:.2}", seed_unscaled / seed_scaled),
         ]);
-        out.comparisons.push(Comparison {
-            metric: format!("{hosts} addresses: unscaled / scaled-2007 scan time"),
-            ours: u / s07,
-            seed: seed_unscaled / seed_scaled,
-            tolerance: 0.5,
-            unit: "".into(),
-        });
+        out.claims.push(Claim::value(&format!("{hosts} addresses: unscaled / scaled-2007 scan time"), u / s07, seed_unscaled / seed_scaled, "", 0.5, "tolerance carried over, not yet derived"));
         // The details of the first seed's runs: what `cclab scan --seed 1` prints for them.
         let first: Vec<ScanResult> =
             cases.iter().zip(&runs).filter(|((seed, _), _)| seed == SEEDS.start()).map(|(_, r)| r.clone()).collect();
@@ -91,13 +85,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             if let Some(r) = first.iter().find(|r| r.variant == Variant::Scaled2007.name()) {
                 let ours = [r.packet_ratio.min, r.packet_ratio.q1, r.packet_ratio.median, r.packet_ratio.mean, r.packet_ratio.q3, r.packet_ratio.max];
                 for (name, (o, s)) in ["min", "q1", "median", "mean", "q3", "max"].iter().zip(ours.iter().zip(SEED_RATIO_10000)) {
-                    out.comparisons.push(Comparison {
-                        metric: format!("10000 addresses, scaled-2007 (seed 1): packet_ratio {name}"),
-                        ours: *o,
-                        seed: s,
-                        tolerance: 0.5,
-                        unit: "".into(),
-                    });
+                    out.claims.push(Claim::value(&format!("10000 addresses, scaled-2007 (seed 1): packet_ratio {name}"), *o, s, "", 0.5, "tolerance carried over, not yet derived"));
                 }
             }
         }

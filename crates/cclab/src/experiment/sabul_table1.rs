@@ -2,7 +2,7 @@
 //! seed's RTTs, initial sending rates and rate-control intervals; their average sending rates
 //! beside the seed's.
 
-use super::{run_one, Comparison, Options, Output, Table};
+use super::{run_one, Claim, Options, Output, Table};
 use crate::UserError;
 use cc::protocols::DatagramConfig;
 use cc::rate::sabul::gen_a::GenALawConfig;
@@ -94,13 +94,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         let total: f64 = ours.iter().sum();
         let seed_total: f64 = row.seed_mbit.iter().sum();
         for i in 0..3 {
-            out.comparisons.push(Comparison {
-                metric: format!("row {}: flow {}'s share of the three", k + 1, i + 1),
-                ours: ours[i] / total,
-                seed: row.seed_mbit[i] / seed_total,
-                tolerance: 0.1,
-                unit: "".into(),
-            });
+            out.claims.push(Claim::value(&format!("row {}: flow {}'s share of the three", k + 1, i + 1), ours[i] / total, row.seed_mbit[i] / seed_total, "", 0.1, "tolerance carried over, not yet derived"));
         }
     }
     out.tables.push(t);

@@ -2,7 +2,7 @@
 //! receiver window is the only limit) against NewReno with SACK, on its 100/10/100 Mbit/s
 //! topology with RTTs of 60 ms, 600 ms and 2.4 s, under uniformly distributed loss.
 
-use super::{run_one, Comparison, Options, Output, Table};
+use super::{run_one, Claim, Options, Output, Table};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, SimConfig};
@@ -66,15 +66,16 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     out.tables.push(t);
     let rel = |cc: &'static str, p: u64| goodput[&(60, p, cc)] / goodput[&(60, 0, cc)];
-    out.comparisons.push(Comparison { metric: "SACKEXP goodput at p = 0.1 % / lossless (RTT 60 ms)".into(), ours: rel("none", 10), seed: 0.91, tolerance: 0.15, unit: "".into() });
-    out.comparisons.push(Comparison { metric: "TCP SACK goodput at p = 0.1 % / lossless (RTT 60 ms)".into(), ours: rel("newreno", 10), seed: 0.65, tolerance: 0.25, unit: "".into() });
-    out.comparisons.push(Comparison {
-        metric: "SACKEXP / TCP SACK goodput at p = 20 % (RTT 60 ms)".into(),
-        ours: goodput[&(60, 2000, "none")] / goodput[&(60, 2000, "newreno")],
-        seed: 7.0,
-        tolerance: 0.5,
-        unit: "x".into(),
-    });
+    out.claims.push(Claim::value("SACKEXP goodput at p = 0.1 % / lossless (RTT 60 ms)", rel("none", 10), 0.91, "", 0.15, "tolerance carried over, not yet derived"));
+    out.claims.push(Claim::value("TCP SACK goodput at p = 0.1 % / lossless (RTT 60 ms)", rel("newreno", 10), 0.65, "", 0.25, "tolerance carried over, not yet derived"));
+    out.claims.push(Claim::value(
+        "SACKEXP / TCP SACK goodput at p = 20 % (RTT 60 ms)",
+        goodput[&(60, 2000, "none")] / goodput[&(60, 2000, "newreno")],
+        7.0,
+        "x",
+        0.5,
+        "tolerance carried over, not yet derived",
+    ));
     out.notes.push("The seed does not say which RTT its 91 %/65 % figures come from; we compare at 60 ms.".into());
     out.notes.push("The seed's emulab setup dropped packets on the links; here loss applies to data at the bottleneck and ACKs are not lost.".into());
     Ok(out)

@@ -4,7 +4,7 @@
 //! starts, 1 % random loss (and 5/10/20 % for BBR), the 5 / 2.5 Mbit/s variable link, and RTT
 //! fairness.
 
-use super::{run_one, Comparison, Options, Output, Table};
+use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::DelayPoint;
 use crate::UserError;
 use cc::{CcConfig, Rate, Time, ALGORITHMS};
@@ -161,13 +161,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             format!("{:.2}", r.rtt_share),
         ]);
         if let Some(&(_, n, pkts)) = TALK_OVERFLOWS.iter().find(|x| x.0 == *cc) {
-            out.comparisons.push(Comparison {
-                metric: format!("{cc}: buffer overflows per million packets, alone"),
-                ours: r.overflow_per_mpkt,
-                seed: n * 1e6 / pkts,
-                tolerance: 1.0,
-                unit: "".into(),
-            });
+            out.claims.push(Claim::value(&format!("{cc}: buffer overflows per million packets, alone"), r.overflow_per_mpkt, n * 1e6 / pkts, "", 1.0, "tolerance carried over, not yet derived"));
         }
     }
     out.tables.push(t);
@@ -195,7 +189,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         let g = goodput / 1e6;
         b.row(vec![format!("{} %", p * 100.0), format!("{g:.1} Mbit/s"), if talk.is_nan() { "\"we went too far\"".into() } else { format!("{talk} Mbit/s") }]);
         if !talk.is_nan() {
-            out.comparisons.push(Comparison { metric: format!("BBR goodput at {} % loss", p * 100.0), ours: g, seed: talk, tolerance: 0.3, unit: "Mbit/s".into() });
+            out.claims.push(Claim::value(&format!("BBR goodput at {} % loss", p * 100.0), g, talk, "Mbit/s", 0.3, "tolerance carried over, not yet derived"));
         }
     }
     out.tables.push(b);

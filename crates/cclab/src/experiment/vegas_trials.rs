@@ -1,7 +1,7 @@
 //! `vegas-trials`: the modified-Vegas seed's six netem trials, Reno, Vegas and mVegas, five
 //! runs each, laid out like the seed's tables (min, median, max, mean, standard deviation).
 
-use super::{run_one, Comparison, Options, Output, Table};
+use super::{run_one, Claim, Options, Output, Table};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, Netem, QueueLimit, SimConfig};
@@ -91,13 +91,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             format!("{:.1} (seed {})", means[2], seed_means[2]),
         ]);
         for (k, (_, label)) in ALGOS.iter().enumerate() {
-            out.comparisons.push(Comparison {
-                metric: format!("trial {trial} {label} mean"),
-                ours: means[k],
-                seed: seed_means[k],
-                tolerance: 0.3,
-                unit: "Mbit/s".into(),
-            });
+            out.claims.push(Claim::value(&format!("trial {trial} {label} mean"), means[k], seed_means[k], "Mbit/s", 0.3, "tolerance carried over, not yet derived"));
         }
     }
     out.tables.insert(0, summary);

@@ -4,7 +4,8 @@
 use super::font;
 use crate::UserError;
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
+use plotters_backend::{BackendCoord, DrawingErrorKind};
+use plotters::element::{DashedPathElement, Drawable, PointCollection};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,17 @@ pub enum Style {
     Path,
     /// Markers, each with the series label written beside it.
     Labelled,
+    /// Markers alone (filled or hollow), with the series' error bars if it has any.
+    Points { marker: Marker, hollow: bool },
+}
+
+/// A point's shape: with colour, it tells series apart when ten colours are not enough.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Marker {
+    Circle,
+    Square,
+    Triangle,
+    Cross,
 }
 
 #[derive(Clone, Debug)]
@@ -34,11 +46,22 @@ pub struct Series {
     pub color: RGBColor,
     pub style: Style,
     pub points: Vec<(f64, f64)>,
+    /// Error bars along the value axis, one `(low, high)` per point (or none): a seed's range,
+    /// our spread over seeds.
+    pub bars: Vec<(f64, f64)>,
+    pub horizontal_bars: bool,
 }
 
 impl Series {
     pub fn new(label: Option<String>, color: RGBColor, style: Style, points: Vec<(f64, f64)>) -> Series {
-        Series { label, color, style, points }
+        Series { label, color, style, points, bars: Vec::new(), horizontal_bars: false }
+    }
+
+    /// Error bars on the x axis (`horizontal`) or the y axis, one per point.
+    pub fn with_bars(mut self, bars: Vec<(f64, f64)>, horizontal: bool) -> Series {
+        self.bars = bars;
+        self.horizontal_bars = horizontal;
+        self
     }
 }
 
@@ -49,12 +72,56 @@ pub struct Axis {
     pub lo: f64,
     pub hi: f64,
     pub reversed: bool,
+    /// Logarithmic: values are drawn at their log10 and ticks read as powers of ten.
+    pub log: bool,
+    /// Named categories at 0, 1, 2...: ticks read as the names.
+    pub categories: Vec<String>,
 }
 
 impl Axis {
     pub fn new(label: &str, lo: f64, hi: f64) -> Axis {
         let hi = if hi > lo { hi } else { lo + 1.0 };
-        Axis { label: label.to_string(), lo, hi, reversed: false }
+        Axis { label: label.to_string(), lo, hi, reversed: false, log: false, categories: Vec::new() }
+    }
+
+    /// A logarithmic axis from `lo` to `hi` (both above zero).
+    pub fn log(label: &str, lo: f64, hi: f64) -> Axis {
+        let mut a = Axis::new(label, lo.log10(), hi.log10());
+        a.log = true;
+        a
+    }
+
+    /// One position per category, the first at the top of a vertical axis (or the left of a
+    /// horizontal one).
+    pub fn categorical(label: &str, names: Vec<String>, top_down: bool) -> Axis {
+        let mut a = Axis::new(label, -0.5, names.len() as f64 - 0.5);
+        a.categories = names;
+        a.reversed = top_down;
+        a
+    }
+
+    /// The tick text at drawing coordinate `v`.
+    fn tick(&self, v: f64) -> String {
+        let v = if self.reversed { -v } else { v };
+        if !self.categories.is_empty() {
+            let k = v.round();
+            return if (v - k).abs() < 1e-6 && k >= 0.0 { self.categories.get(k as usize).cloned().unwrap_or_default() } else { String::new() };
+        }
+        if self.log {
+            return if (v - v.round()).abs() < 1e-6 { crate::table::num(10f64.powf(v.round())) } else { String::new() };
+        }
+        crate::table::num(v)
+    }
+
+    /// How many ticks to ask for: one per category or per decade, else the default.
+    fn ticks(&self) -> usize {
+        if !self.categories.is_empty() {
+            self.categories.len() + 1
+        } else if self.log {
+            (self.hi - self.lo).ceil() as usize + 2
+        } else {
+            10
+        }
     }
 
     /// From `lo` to the largest value (with 8 % headroom), at least `lo + 1`.
@@ -78,6 +145,7 @@ impl Axis {
     }
 
     fn map(&self, v: f64) -> f64 {
+        let v = if self.log { v.max(f64::MIN_POSITIVE).log10() } else { v };
         if self.reversed {
             -v
         } else {
@@ -166,16 +234,11 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, fig: &Figure) -> Resul
     root.present().map_err(err)
 }
 
-/// Tick labels print magnitudes, so that a reversed (negated) axis reads in its own units.
-fn tick(v: f64) -> String {
-    crate::report::num(v.abs())
-}
-
 fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> Result<(), String> {
     let mut chart = ChartBuilder::on(area)
         .margin(16)
         .x_label_area_size(56)
-        .y_label_area_size(84)
+        .y_label_area_size(if p.y.categories.is_empty() { 84 } else { 40 + 10 * p.y.categories.iter().map(|c| c.chars().count() as u32).max().unwrap_or(0) })
         .build_cartesian_2d(p.x.range(), p.y.range())
         .map_err(err)?;
     let label_font = (font::FAMILY, 20).into_font().color(&INK);
@@ -186,8 +249,10 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
         .y_desc(p.y.label.as_str())
         .axis_desc_style(label_font)
         .label_style(tick_font)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
+        .x_labels(p.x.ticks())
+        .y_labels(p.y.ticks())
+        .x_label_formatter(&|v| p.x.tick(*v))
+        .y_label_formatter(&|v| p.y.tick(*v))
         .light_line_style(RGBColor(235, 235, 235))
         .bold_line_style(RGBColor(205, 205, 205))
         .draw()
@@ -196,6 +261,11 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
     let mut placer = LabelPlacer::default();
     for s in &p.series {
         let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (p.x.map(x), p.y.map(y))).collect();
+        let bars = s.bars.iter().zip(&s.points).map(|(&(lo, hi), &(x, y))| {
+            let ends = if s.horizontal_bars { [(p.x.map(lo), p.y.map(y)), (p.x.map(hi), p.y.map(y))] } else { [(p.x.map(x), p.y.map(lo)), (p.x.map(x), p.y.map(hi))] };
+            PathElement::new(ends.to_vec(), ShapeStyle::from(&s.color).stroke_width(2))
+        });
+        chart.draw_series(bars).map_err(err)?;
         let c = s.color;
         let annotation = chart.draw_series(series_elements(&pts, s)).map_err(err)?;
         if let Some(label) = &s.label {
@@ -207,6 +277,7 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
                 Style::Line { width } => anno.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], line(width.max(2)))),
                 Style::Dashed => anno.legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 22, y)], 7, 5, line(2))),
                 Style::Path | Style::Labelled => anno.legend(move |(x, y)| Circle::new((x + 11, y), 5, line(1).filled())),
+                Style::Points { marker, hollow } => anno.legend(move |(x, y)| MarkerShape { at: (x + 11, y), marker, hollow, color: c }),
             };
         }
         if s.style == Style::Labelled {
@@ -265,6 +336,51 @@ fn series_elements<DB: DrawingBackend>(pts: &[(f64, f64)], s: &Series) -> Vec<Dy
             .chain(pts.iter().map(|&pt| Circle::new(pt, 3, ShapeStyle::from(&c).filled()).into_dyn()))
             .collect(),
         Style::Labelled => pts.iter().map(|&pt| Circle::new(pt, 7, ShapeStyle::from(&c).filled()).into_dyn()).collect(),
+        Style::Points { marker, hollow } => {
+            pts.iter().map(|&at| MarkerShape { at, marker, hollow, color: c }.into_dyn()).collect()
+        }
+    }
+}
+
+/// A marker of about 14 pixels across centred on its point, drawn straight on the backend so
+/// that it keeps its size whatever the axes.
+struct MarkerShape<C> {
+    at: C,
+    marker: Marker,
+    hollow: bool,
+    color: RGBColor,
+}
+
+impl<'a, C> PointCollection<'a, C> for &'a MarkerShape<C> {
+    type Point = &'a C;
+    type IntoIter = std::iter::Once<&'a C>;
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::once(&self.at)
+    }
+}
+
+impl<C, DB: DrawingBackend> Drawable<DB> for MarkerShape<C> {
+    fn draw<I: Iterator<Item = BackendCoord>>(&self, mut points: I, backend: &mut DB, _: (u32, u32)) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        let Some((x, y)) = points.next() else { return Ok(()) };
+        let fill = !self.hollow;
+        let style = ShapeStyle::from(&self.color).stroke_width(2);
+        match self.marker {
+            Marker::Circle => backend.draw_circle((x, y), 7, &style, fill),
+            Marker::Square => backend.draw_rect((x - 6, y - 6), (x + 6, y + 6), &style, fill),
+            Marker::Triangle => {
+                let corners = [(x, y - 8), (x + 7, y + 5), (x - 7, y + 5)];
+                if fill {
+                    backend.fill_polygon(corners, &style)
+                } else {
+                    backend.draw_path(corners.into_iter().chain([corners[0]]), &style)
+                }
+            }
+            Marker::Cross => {
+                let thick = style.stroke_width(3);
+                backend.draw_line((x - 6, y - 6), (x + 6, y + 6), &thick)?;
+                backend.draw_line((x - 6, y + 6), (x + 6, y - 6), &thick)
+            }
+        }
     }
 }
 
@@ -274,8 +390,15 @@ mod tests {
 
     #[test]
     fn ticks_read_as_magnitudes() {
-        assert_eq!(tick(-150.0), "150");
-        assert_eq!(tick(12.5), "12.5");
+        let reversed = Axis::new("d", 10.0, 200.0).reversed();
+        assert_eq!(reversed.tick(-150.0), "150");
+        assert_eq!(Axis::new("x", 0.0, 20.0).tick(12.5), "12.5");
+        let log = Axis::log("p", 0.001, 1.0);
+        assert_eq!((log.lo, log.hi), (-3.0, 0.0));
+        assert_eq!((log.tick(-2.0), log.tick(-1.5), log.tick(0.0)), ("0.01".into(), String::new(), "1".into()));
+        assert_eq!(log.map(0.1), -1.0);
+        let cats = Axis::categorical("", vec!["a".into(), "b".into()], true);
+        assert_eq!((cats.tick(-0.0), cats.tick(-1.0), cats.tick(-0.5), cats.tick(-2.0)), ("a".into(), "b".into(), String::new(), String::new()));
     }
 
     #[test]

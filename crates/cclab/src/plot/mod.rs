@@ -6,7 +6,8 @@
 //!   Wireshark's I/O graph;
 //! - `queue`: the bottleneck's queue length and queueing delay over time;
 //! - `phase`: two flows' rates against each other with the fairness and efficiency lines;
-//! - `throughput-delay`: throughput against 95th-percentile delay, Pantheon's plot.
+//! - `throughput-delay`: throughput against 95th-percentile delay, Pantheon's plot;
+//! - [`versus`]: ours against a seed's figures, each with its spread, for the experiments' reports.
 //!
 //! Same data, same bytes: nothing in the files depends on the clock or the machine.
 
@@ -16,10 +17,13 @@ mod font;
 mod phase;
 mod scatter;
 mod series;
+mod versus;
 
 pub use chart::PlotFiles;
 pub use data::RunData;
+pub use chart::{Axis, Figure, Marker, Panel, Series, Style};
 pub use scatter::DelayPoint;
+pub use versus::VersusRow;
 
 use crate::UserError;
 use std::path::Path;
@@ -43,4 +47,9 @@ pub fn plot_result(dir: &Path, r: &sim::RunResult) -> Result<Vec<PlotFiles>, Use
 /// better is up and to the right). `axes` = (rate axis label, delay axis label) with units.
 pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]) -> Result<PlotFiles, UserError> {
     scatter::figure(name, title, axes, points).write(dir)
+}
+
+/// Ours against the seed's, one row per figure (see [`VersusRow`]), written into `dir`.
+pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Result<PlotFiles, UserError> {
+    versus::figure(name, title, value_axis, rows, log, ours_label).write(dir)
 }

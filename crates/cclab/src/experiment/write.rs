@@ -1,44 +1,10 @@
-//! Comparisons with the seeds' numbers, and an experiment's files: tables as CSV, `results.md`
-//! and `report.html`.
+//! An experiment's files, written last from its [`Output`]: the verdicts and every table as CSV,
+//! all of it as `results.md`, and `report.html` (verdicts first, then tables, notes, plots).
 
 use super::{Experiment, Options, Output};
-pub use crate::table::Table;
+use crate::verdict::claims_table;
 use crate::UserError;
 use std::fmt::Write as _;
-
-/// Our figure beside the seed's, with the tolerance we accept.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Comparison {
-    pub metric: String,
-    pub ours: f64,
-    pub seed: f64,
-    /// Accepted relative difference, e.g. 0.25 for ±25 %.
-    pub tolerance: f64,
-    pub unit: String,
-}
-
-impl Comparison {
-    pub fn within(&self) -> bool {
-        if self.seed == 0.0 {
-            return self.ours.abs() <= self.tolerance;
-        }
-        ((self.ours - self.seed) / self.seed).abs() <= self.tolerance
-    }
-}
-
-pub fn comparison_table(cs: &[Comparison]) -> Table {
-    let mut t = Table::new("ours beside the seed's", &["metric", "ours", "seed", "tolerance", "agrees"]);
-    for c in cs {
-        t.row(vec![
-            c.metric.clone(),
-            format!("{:.3} {}", c.ours, c.unit),
-            format!("{:.3} {}", c.seed, c.unit),
-            format!("±{:.0} %", c.tolerance * 100.0),
-            if c.within() { "yes".into() } else { "NO: differs".into() },
-        ]);
-    }
-    t
-}
 
 fn slug(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect::<String>().split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
@@ -51,14 +17,12 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
     if opts.fast {
         md.push_str("Fast mode: shortened runs and fewer seeds.\n\n");
     }
-    for t in &out.tables {
+    let verdicts = claims_table(&out.claims);
+    let tables = if out.claims.is_empty() { None } else { Some(&verdicts) };
+    for t in tables.into_iter().chain(&out.tables) {
         let p = opts.out.join(format!("{}.csv", slug(&t.title)));
         std::fs::write(&p, t.to_csv().map_err(|err| io(&p, err))?).map_err(|err| io(&p, err.to_string()))?;
         md.push_str(&t.to_markdown());
-        md.push('\n');
-    }
-    if !out.comparisons.is_empty() {
-        md.push_str(&comparison_table(&out.comparisons).to_markdown());
         md.push('\n');
     }
     for n in &out.notes {
@@ -70,18 +34,17 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
     Ok(())
 }
 
-/// The experiment's `report.html`: description, parameters, tables, ours beside the seed's,
-/// notes and plots, in one self-contained file.
+/// The experiment's `report.html`: description, parameters, verdicts, tables, notes and plots, in one self-contained file.
 fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report::Report, UserError> {
     let mut r = crate::report::Report::new(&format!("cclab experiment {}: {}", e.name, e.title));
     r.description(e.description);
     r.parameter("experiment", e.name).parameter("seed document", e.seed).parameter("mode", if opts.fast { "fast" } else { "full" });
+    if !out.claims.is_empty() {
+        r.section("Verdicts: the seed's claims beside ours").claims(&out.claims);
+    }
     let results = r.section("Results");
     for t in &out.tables {
         results.table(&t.title, &t.header, &t.rows);
-    }
-    if !out.comparisons.is_empty() {
-        r.section("Ours beside the seed's").comparisons(&out.comparisons);
     }
     if !out.notes.is_empty() {
         let notes = r.section("Notes");
@@ -98,17 +61,7 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn comparisons_mark_what_is_out_of_tolerance() {
-        let c = |ours, seed| Comparison { metric: "x".into(), ours, seed, tolerance: 0.2, unit: "".into() };
-        assert!(c(1.1, 1.0).within());
-        assert!(!c(1.3, 1.0).within());
-        assert!(!c(0.7, 1.0).within());
-        let t = comparison_table(&[c(1.1, 1.0), c(2.0, 1.0)]);
-        assert_eq!(t.rows[0][4], "yes");
-        assert!(t.rows[1][4].starts_with("NO"));
-    }
+    use crate::table::Table;
 
     #[test]
     fn csv_and_markdown() {

@@ -1,0 +1,105 @@
+//! Ours against the seed's: one row per claim or table cell, the seed's figure as a hollow
+//! black square (with its range where the seed gives one) and ours as a filled circle with
+//! our spread over seeds (minimum to maximum). Rows run top to bottom in the order given, so
+//! a seed's table reads down the plot as it reads down the page.
+
+use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, INK};
+use plotters::chart::SeriesLabelPosition;
+
+/// One row: what it is, the seed's value (and range), and ours (mean and min–max).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersusRow {
+    pub label: String,
+    /// The seed's figure and, where it gives one, its range (min, max).
+    pub seed: Option<(f64, Option<(f64, f64)>)>,
+    /// Our mean and our min–max over seeds.
+    pub ours: Option<(f64, (f64, f64))>,
+}
+
+/// The seed's marks sit a little above the row's line and ours a little below, so that equal
+/// values do not hide each other.
+const OFFSET: f64 = 0.15;
+
+/// `value_axis` names the quantity with its unit; `log` draws it on a log scale (every value
+/// must then be above zero); `ours_label` says what our spread is, e.g. "ours: mean, min–max
+/// over 5 seeds".
+pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Figure {
+    let values = rows.iter().flat_map(|r| {
+        let seed = r.seed.map(|(v, range)| [Some(v), range.map(|x| x.0), range.map(|x| x.1)]).unwrap_or_default();
+        let ours = r.ours.map(|(v, (lo, hi))| [Some(v), Some(lo), Some(hi)]).unwrap_or_default();
+        seed.into_iter().chain(ours).flatten()
+    });
+    let values: Vec<f64> = values.filter(|v| v.is_finite() && (!log || *v > 0.0)).collect();
+    let x = if log {
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(0.0, f64::max);
+        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (1.0, 10.0) };
+        Axis::log(value_axis, 10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()))
+    } else {
+        Axis::fit(value_axis, 0.0, values.iter().copied())
+    };
+    let y = Axis::categorical("", rows.iter().map(|r| r.label.clone()).collect(), true);
+    let mut seed = Series::new(Some("seed".into()), INK, Style::Points { marker: Marker::Square, hollow: true }, Vec::new());
+    let mut ours = Series::new(Some(ours_label.into()), color(0), Style::Points { marker: Marker::Circle, hollow: false }, Vec::new());
+    let (mut seed_bars, mut ours_bars) = (Vec::new(), Vec::new());
+    for (k, r) in rows.iter().enumerate() {
+        if let Some((v, range)) = r.seed {
+            seed.points.push((v, k as f64 - OFFSET));
+            seed_bars.push(range.unwrap_or((v, v)));
+        }
+        if let Some((v, spread)) = r.ours {
+            ours.points.push((v, k as f64 + OFFSET));
+            ours_bars.push(spread);
+        }
+    }
+    let seed = seed.with_bars(seed_bars, true);
+    let ours = ours.with_bars(ours_bars, true);
+    let height = (160 + 44 * rows.len() as u32).max(360);
+    Figure {
+        name: name.into(),
+        title: title.into(),
+        size: (1200, height),
+        panels: vec![Panel::new(x, y, vec![seed, ours]).legend_at(SeriesLabelPosition::LowerRight)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<VersusRow> {
+        vec![
+            VersusRow { label: "trial 1 Reno".into(), seed: Some((290.0, Some((288.0, 291.0)))), ours: Some((289.6, (289.0, 290.0))) },
+            VersusRow { label: "trial 1 mVegas".into(), seed: Some((94.5, None)), ours: None },
+            VersusRow { label: "no seed".into(), seed: None, ours: Some((10.0, (9.0, 11.0))) },
+        ]
+    }
+
+    #[test]
+    fn rows_top_down_with_the_seed_above_ours() {
+        let f = figure("v", "t", "Mbit/s", &rows(), false, "ours");
+        let p = &f.panels[0];
+        assert_eq!(p.y.categories, ["trial 1 Reno", "trial 1 mVegas", "no seed"]);
+        assert!(p.y.reversed);
+        let (seed, ours) = (&p.series[0], &p.series[1]);
+        assert_eq!(seed.points, [(290.0, -OFFSET), (94.5, 1.0 - OFFSET)]);
+        assert_eq!(seed.bars, [(288.0, 291.0), (94.5, 94.5)]);
+        assert_eq!(ours.points, [(289.6, OFFSET), (10.0, 2.0 + OFFSET)]);
+        assert!(p.x.hi >= 291.0 && p.x.lo == 0.0);
+    }
+
+    #[test]
+    fn log_axes_cover_whole_decades() {
+        let f = figure("v", "t", "goodput", &rows(), true, "ours");
+        let x = &f.panels[0].x;
+        assert!(x.log);
+        assert_eq!((x.lo, x.hi), (0.0, 3.0), "10^0 to 10^3");
+    }
+
+    #[test]
+    fn it_draws() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = figure("v", "Ours against the seed's", "throughput (Mbit/s)", &rows(), false, "ours: mean, min–max").write(dir.path()).unwrap_or_else(|e| panic!("{}", e.0));
+        assert!(std::fs::metadata(&files.png).unwrap().len() > 1000);
+    }
+}

@@ -1,0 +1,106 @@
+//! Statistics of repeated runs: the summary a seed's table gives (min, median, max, mean,
+//! sample standard deviation) and Welch's two-sample t-test, used to compare our runs with a
+//! seed's runs when the seed gives only a mean and a standard deviation.
+//!
+//! Welch's test (Welch, Biometrika 1947) does not assume equal variances:
+//!
+//! ```text
+//!   t = (m₁ − m₂) / √(s₁²/n₁ + s₂²/n₂)
+//!   ν = (s₁²/n₁ + s₂²/n₂)² / ((s₁²/n₁)²/(n₁−1) + (s₂²/n₂)²/(n₂−1))   (Welch–Satterthwaite)
+//! ```
+//!
+//! and the two-sided p-value is `2·(1 − F_ν(|t|))` with `F_ν` Student's t distribution
+//! (from `statrs`).
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// What a seed's table gives of a set of runs, or what ours give.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    pub n: usize,
+    pub min: f64,
+    pub median: f64,
+    pub max: f64,
+    pub mean: f64,
+    /// Sample standard deviation (n − 1 in the denominator); 0 for a single run.
+    pub sd: f64,
+}
+
+impl Summary {
+    /// The summary of `xs`; `None` when `xs` is empty or holds a NaN.
+    pub fn of(xs: &[f64]) -> Option<Summary> {
+        if xs.is_empty() || xs.iter().any(|x| x.is_nan()) {
+            return None;
+        }
+        let mut v = xs.to_vec();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let mean = v.iter().sum::<f64>() / n as f64;
+        let sd = if n > 1 { (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt() } else { 0.0 };
+        let median = if n % 2 == 0 { (v[n / 2 - 1] + v[n / 2]) / 2.0 } else { v[n / 2] };
+        Some(Summary { n, min: v[0], median, max: v[n - 1], mean, sd })
+    }
+
+    /// A summary known only by its mean, standard deviation and count (a seed's table).
+    pub fn given(mean: f64, sd: f64, n: usize) -> Summary {
+        Summary { n, min: f64::NAN, median: f64::NAN, max: f64::NAN, mean, sd }
+    }
+}
+
+/// Welch's two-sided t-test of equal means: the p-value, or `None` when it is undefined
+/// (fewer than two runs on a side). Two samples without any spread have p = 1 when their
+/// means are equal and p = 0 when they differ.
+pub fn welch_p(a: &Summary, b: &Summary) -> Option<f64> {
+    if a.n < 2 || b.n < 2 {
+        return None;
+    }
+    let (va, vb) = (a.sd * a.sd / a.n as f64, b.sd * b.sd / b.n as f64);
+    let se2 = va + vb;
+    if se2 == 0.0 {
+        return Some(if a.mean == b.mean { 1.0 } else { 0.0 });
+    }
+    let t = (a.mean - b.mean) / se2.sqrt();
+    let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
+    let dist = StudentsT::new(0.0, 1.0, df).ok()?;
+    Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_as_a_seed_table_gives_it() {
+        let s = Summary::of(&[3.0, 1.0, 2.0, 4.0]).unwrap();
+        assert_eq!((s.n, s.min, s.median, s.max, s.mean), (4, 1.0, 2.5, 4.0, 2.5));
+        assert!((s.sd - (5.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(Summary::of(&[7.0]).unwrap().sd, 0.0);
+        assert!(Summary::of(&[]).is_none());
+        assert!(Summary::of(&[1.0, f64::NAN]).is_none());
+    }
+
+    /// A textbook case: means 20 and 22, sd 2 and 2, n = 10 each: t = −2/√0.8 = −2.236,
+    /// ν = 18 (equal variances and sizes), two-sided p = 0.0382 (Student's t table: the 5 %
+    /// critical value at 18 df is 2.101 and the 2.5 % one is 2.445, so 0.025 < p < 0.05).
+    #[test]
+    fn welch_matches_the_t_table() {
+        let p = welch_p(&Summary::given(20.0, 2.0, 10), &Summary::given(22.0, 2.0, 10)).unwrap();
+        assert!(p > 0.025 && p < 0.05, "{p}");
+        assert!((p - 0.0382).abs() < 0.001, "{p}");
+        // At the 5 % critical value itself p is 0.05.
+        let d = 2.101 * (0.8f64).sqrt();
+        let p = welch_p(&Summary::given(20.0, 2.0, 10), &Summary::given(20.0 + d, 2.0, 10)).unwrap();
+        assert!((p - 0.05).abs() < 0.001, "{p}");
+    }
+
+    #[test]
+    fn welch_edge_cases() {
+        let flat = |m| Summary::given(m, 0.0, 5);
+        assert_eq!(welch_p(&flat(1.0), &flat(1.0)), Some(1.0));
+        assert_eq!(welch_p(&flat(1.0), &flat(2.0)), Some(0.0));
+        assert_eq!(welch_p(&flat(1.0), &Summary::given(1.0, 1.0, 1)), None);
+        // Our five identical runs against the seed's spread: only the seed's variance counts.
+        let p = welch_p(&flat(289.6), &Summary::given(94.5, 1.2, 5)).unwrap();
+        assert!(p < 1e-6, "{p}");
+    }
+}

@@ -1,0 +1,282 @@
+//! Verdicts on a seed's claims. Every report opens with a table of [`Claim`]s: what the seed
+//! says (a number, a mean over runs with its spread, or a direction), what we measured, the
+//! test that judged them, and one of four verdicts:
+//!
+//! - **holds**: the stated test accepts ours as the seed's;
+//! - **does not hold**: it does not, and `why` says what we found out about the cause;
+//! - **fitted**: a model parameter was chosen to produce this very figure, so agreement proves
+//!   nothing and is never counted as holding;
+//! - **not comparable**: the two figures measure different things; `why` says how.
+//!
+//! The tests, each named in the table:
+//!
+//! - [`Claim::value`]: one figure against one, within a relative tolerance whose basis (a
+//!   model's stated error, the seed's reading precision) is written beside it. A seed's zero is
+//!   met only by a zero: no relative tolerance makes 0.3 agree with 0.
+//! - [`Claim::distribution`]: our runs against the seed's mean and standard deviation over its
+//!   runs, by Welch's two-sided t-test at [`ALPHA`] ([`crate::stats::welch_p`]); with fewer
+//!   than two runs on a side the test is undefined and the claim is not comparable.
+//! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
+//!   holds on every seed, so the spread over seeds decides, not a mean.
+//! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
+
+use crate::stats::{welch_p, Summary};
+use crate::table::{num, Table};
+
+/// The significance level of the distribution test: a difference with p < 0.05 does not hold.
+pub const ALPHA: f64 = 0.05;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Holds,
+    DoesNotHold,
+    Fitted,
+    NotComparable,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::DoesNotHold => "does not hold",
+            Verdict::Fitted => "fitted",
+            Verdict::NotComparable => "not comparable",
+        }
+    }
+}
+
+/// A one-sided bound for [`Claim::bound`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    AtLeast(f64),
+    AtMost(f64),
+}
+
+/// One claim of a seed, ours beside it, and the verdict.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Claim {
+    /// What is claimed, e.g. "trial 1: mVegas's mean throughput".
+    pub claim: String,
+    /// The seed's figure or statement, with its unit and spread.
+    pub seed: String,
+    /// Ours, with its unit and spread over seeds.
+    pub ours: String,
+    /// How the two were judged.
+    pub test: String,
+    pub verdict: Verdict,
+    /// Does not hold: the cause we found. Fitted: what was fitted, and on which data. Not
+    /// comparable: what differs. Optional for a claim that holds.
+    pub why: String,
+}
+
+fn with_unit(v: f64, unit: &str) -> String {
+    if unit.is_empty() {
+        num(v)
+    } else {
+        format!("{} {unit}", num(v))
+    }
+}
+
+/// `mean ± sd (n = k)`, or just the value for one run.
+pub fn spread(s: &Summary, unit: &str) -> String {
+    if s.n == 1 {
+        with_unit(s.mean, unit)
+    } else {
+        format!("{} ± {} (n = {})", with_unit(s.mean, unit), num(s.sd), s.n)
+    }
+}
+
+impl Claim {
+    fn new(claim: &str, seed: String, ours: String, test: String, verdict: Verdict) -> Claim {
+        Claim { claim: claim.to_string(), seed, ours, test, verdict, why: String::new() }
+    }
+
+    /// Ours within `tolerance` (relative, e.g. 0.1 for ±10 %) of the seed's figure; `basis`
+    /// says where the tolerance comes from. A seed's 0 is met only by exactly 0.
+    pub fn value(claim: &str, ours: f64, seed: f64, unit: &str, tolerance: f64, basis: &str) -> Claim {
+        let (holds, test) = if seed == 0.0 {
+            (ours == 0.0, "exactly 0, as the seed's".to_string())
+        } else {
+            (((ours - seed) / seed).abs() <= tolerance, format!("within ±{} % ({basis}); ours is {:+.1} %", num(tolerance * 100.0), (ours - seed) / seed * 100.0))
+        };
+        let verdict = if holds && ours.is_finite() { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, with_unit(seed, unit), with_unit(ours, unit), test, verdict)
+    }
+
+    /// Our runs against the seed's runs, known by their mean and standard deviation, by
+    /// Welch's t-test: holds when equal means are not rejected at [`ALPHA`].
+    pub fn distribution(claim: &str, ours: &[f64], seed: Summary, unit: &str) -> Claim {
+        let Some(o) = Summary::of(ours) else {
+            return Claim::not_comparable(claim, spread(&seed, unit), "no runs".into(), "we have no runs of this");
+        };
+        let (seed_text, ours_text) = (spread(&seed, unit), spread(&o, unit));
+        match welch_p(&o, &seed) {
+            None => Claim::not_comparable(claim, seed_text, ours_text, "Welch's test needs two runs or more on each side"),
+            Some(p) => {
+                let verdict = if p >= ALPHA { Verdict::Holds } else { Verdict::DoesNotHold };
+                let test = format!("Welch's t-test, two-sided: p = {}, {} α = {ALPHA}", p_value(p), if p >= ALPHA { "≥" } else { "<" });
+                Claim::new(claim, seed_text, ours_text, test, verdict)
+            }
+        }
+    }
+
+    /// The seed's direction "`a.0` above `b.0`" (e.g. "Vegas above mVegas"), checked on our
+    /// paired runs (`a.1[i]` and `b.1[i]` from the same seed): holds when `a` is above `b`
+    /// on every seed.
+    pub fn direction(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str) -> Claim {
+        let pairs: Vec<(f64, f64)> = a.1.iter().copied().zip(b.1.iter().copied()).collect();
+        let (Some(sa), Some(sb)) = (Summary::of(a.1), Summary::of(b.1)) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        if a.1.len() != b.1.len() {
+            return Claim::not_comparable(claim, seed.into(), format!("{} and {} runs", a.1.len(), b.1.len()), "the runs are not paired by seed");
+        }
+        let above = pairs.iter().filter(|(x, y)| x > y).count();
+        let ours = format!("{} above {} on {above} of {} seeds ({} against {})", a.0, b.0, pairs.len(), spread(&sa, unit), spread(&sb, unit));
+        let verdict = if above == pairs.len() { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, seed.into(), ours, "on every seed".into(), verdict)
+    }
+
+    /// A bound the seed states ("the attacker gains at least 10 %", "no more than 10 %"),
+    /// checked on each of our seeds' `values`: holds when every seed keeps it.
+    pub fn bound(claim: &str, seed: &str, values: &[f64], bound: Bound, unit: &str) -> Claim {
+        let Some(s) = Summary::of(values) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        let (keeps, test) = match bound {
+            Bound::AtLeast(x) => (values.iter().filter(|&&v| v >= x).count(), format!("≥ {} on every seed", with_unit(x, unit))),
+            Bound::AtMost(x) => (values.iter().filter(|&&v| v <= x).count(), format!("≤ {} on every seed", with_unit(x, unit))),
+        };
+        let ours = if s.n == 1 { with_unit(s.mean, unit) } else { format!("{} to {} (mean {}, n = {})", num(s.min), with_unit(s.max, unit), num(s.mean), s.n) };
+        let verdict = if keeps == values.len() { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, seed.into(), format!("{ours}; kept on {keeps} of {}", values.len()), test, verdict)
+    }
+
+    /// A figure our model was fitted to: never counted as holding. `what` names the fitted
+    /// parameter and the data it was fitted on.
+    pub fn fitted(claim: &str, seed: String, ours: String, what: &str) -> Claim {
+        let mut c = Claim::new(claim, seed, ours, "none: the model was fitted to it".into(), Verdict::Fitted);
+        c.why = what.to_string();
+        c
+    }
+
+    /// Two figures that do not measure the same thing; `reason` says how they differ.
+    pub fn not_comparable(claim: &str, seed: String, ours: String, reason: &str) -> Claim {
+        let mut c = Claim::new(claim, seed, ours, "none".into(), Verdict::NotComparable);
+        c.why = reason.to_string();
+        c
+    }
+
+    /// The cause we found for a difference (or, for a claim that holds, what it rests on).
+    pub fn because(mut self, why: &str) -> Claim {
+        self.why = why.to_string();
+        self
+    }
+
+    pub fn holds(&self) -> bool {
+        self.verdict == Verdict::Holds
+    }
+}
+
+/// A p-value to two significant digits (0.38, 0.012), or "< 0.0001".
+fn p_value(p: f64) -> String {
+    if p < 1e-4 {
+        return "< 0.0001".into();
+    }
+    let decimals = (1 - p.log10().floor() as i32).max(2) as usize;
+    let s = format!("{p:.decimals$}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// How many claims hold, of how many that can hold (fitted and not comparable ones excluded).
+pub fn tally(claims: &[Claim]) -> (usize, usize) {
+    let judged = claims.iter().filter(|c| matches!(c.verdict, Verdict::Holds | Verdict::DoesNotHold)).count();
+    (claims.iter().filter(|c| c.holds()).count(), judged)
+}
+
+/// The claims as a table, for the terminal, `verdicts.csv` and `results.md`.
+pub fn claims_table(claims: &[Claim]) -> Table {
+    let mut t = Table::new("verdicts", &["claim", "seed", "ours", "test", "verdict", "why"]);
+    for c in claims {
+        t.row(vec![c.claim.clone(), c.seed.clone(), c.ours.clone(), c.test.clone(), c.verdict.label().into(), c.why.clone()]);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_within_a_stated_tolerance() {
+        let c = Claim::value("x", 10.5, 10.0, "Mbit/s", 0.1, "model");
+        assert_eq!(c.verdict, Verdict::Holds);
+        assert_eq!((c.seed.as_str(), c.ours.as_str()), ("10 Mbit/s", "10.5 Mbit/s"));
+        assert!(c.test.contains("±10 %") && c.test.contains("+5.0 %"), "{}", c.test);
+        assert_eq!(Claim::value("x", 11.5, 10.0, "", 0.1, "model").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::value("x", f64::NAN, 10.0, "", 0.1, "model").verdict, Verdict::DoesNotHold);
+    }
+
+    /// The rule: a zero never agrees with a non-zero, whatever the tolerance.
+    #[test]
+    fn a_zero_is_met_only_by_a_zero() {
+        assert_eq!(Claim::value("x", 0.3, 0.0, "", 1.0, "any").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::value("x", 0.0, 0.0, "", 0.0, "any").verdict, Verdict::Holds);
+        assert_eq!(Claim::value("x", 0.0, 5.0, "", 1.0, "any").verdict, Verdict::Holds, "a 100 % tolerance admits 0 against 5: stated, not hidden");
+    }
+
+    #[test]
+    fn distributions_by_welch() {
+        // The seed's trial 1: mVegas 94.5 ± 1.2 over five runs; ours five identical 289.6.
+        let c = Claim::distribution("mVegas", &[289.6; 5], Summary::given(94.5, 1.2, 5), "Mbit/s");
+        assert_eq!(c.verdict, Verdict::DoesNotHold);
+        assert!(c.test.contains("< 0.0001"), "{}", c.test);
+        assert_eq!(c.ours, "289.6 Mbit/s ± 0 (n = 5)");
+        let c = Claim::distribution("Reno", &[289.0, 291.0, 290.0, 288.5, 291.5], Summary::given(290.0, 1.5, 5), "Mbit/s");
+        assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
+        assert_eq!(Claim::distribution("one", &[1.0], Summary::given(1.0, 0.1, 5), "").verdict, Verdict::NotComparable);
+    }
+
+    #[test]
+    fn directions_hold_only_on_every_seed() {
+        let c = Claim::direction("Vegas above mVegas", "Vegas 8.45 > mVegas 7.37", ("Vegas", &[9.0, 8.0, 8.5]), ("mVegas", &[7.0, 7.5, 8.0]), "Mbit/s");
+        assert_eq!(c.verdict, Verdict::Holds);
+        assert!(c.ours.starts_with("Vegas above mVegas on 3 of 3 seeds"), "{}", c.ours);
+        let c = Claim::direction("d", "s", ("A", &[9.0, 7.0]), ("B", &[8.0, 8.0]), "");
+        assert_eq!(c.verdict, Verdict::DoesNotHold);
+        assert!(c.ours.contains("on 1 of 2 seeds"), "{}", c.ours);
+        assert_eq!(Claim::direction("d", "s", ("A", &[1.0]), ("B", &[0.0, 1.0]), "").verdict, Verdict::NotComparable);
+    }
+
+    #[test]
+    fn bounds_hold_only_on_every_seed() {
+        let c = Claim::bound("gain", "≤ 10 %", &[0.02, 0.08], Bound::AtMost(0.1), "");
+        assert_eq!(c.verdict, Verdict::Holds);
+        assert_eq!(c.ours, "0.02 to 0.08 (mean 0.05, n = 2); kept on 2 of 2");
+        assert_eq!(Claim::bound("gain", "≤ 10 %", &[0.02, 0.12], Bound::AtMost(0.1), "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::bound("gain", "≥ 10 %", &[0.5, 0.1], Bound::AtLeast(0.1), "").verdict, Verdict::Holds);
+        assert_eq!(Claim::bound("gain", "≥ 10 %", &[], Bound::AtLeast(0.1), "").verdict, Verdict::NotComparable);
+    }
+
+    #[test]
+    fn fitted_never_counts_as_holding() {
+        let claims = [
+            Claim::fitted("speed-up", "3.0".into(), "3.0".into(), "router share fitted on seeds 1-8"),
+            Claim::value("a", 1.0, 1.0, "", 0.1, "m"),
+            Claim::value("b", 2.0, 1.0, "", 0.1, "m"),
+            Claim::not_comparable("c", "x".into(), "y".into(), "different metric"),
+        ];
+        assert!(!claims[0].holds());
+        assert_eq!(tally(&claims), (1, 2));
+    }
+
+    #[test]
+    fn p_values_read_well() {
+        assert_eq!(p_value(0.38), "0.38");
+        assert_eq!(p_value(0.5), "0.5");
+        assert_eq!(p_value(0.012), "0.012");
+        assert_eq!(p_value(1.0), "1");
+        assert_eq!(p_value(1e-6), "< 0.0001");
+    }
+}
