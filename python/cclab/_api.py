@@ -32,6 +32,12 @@ _UNIT_KEYWORDS = {
     "cbr_rate": "'50mbit'",
 }
 _INT_KEYWORDS = ("flows", "seed", "mss", "iw")
+# Keyword arguments that take a name (and for the receiver a number), as the CLI's flags do.
+_NAME_KEYWORDS = {
+    "startup": "'controller' or 'paced-chirping'",
+    "receiver": "'ack-division:10', 'dup-ack-spoofing:1', 'optimistic-ack:20' or 'honest'",
+    "defences": "'abc,nonce' (those on, the others off), ['abc', 'nonce'], 'none' or 'all'",
+}
 
 
 def _flags(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -52,6 +58,14 @@ def _flags(kwargs: dict[str, Any]) -> dict[str, Any]:
                 value = os.fspath(value)
             if not isinstance(value, str):
                 raise ValueError(f"{name}: give a string with its unit, e.g. {_UNIT_KEYWORDS[name]}")
+            flags[name] = value
+        elif name in _NAME_KEYWORDS:
+            if name == "defences" and isinstance(value, Sequence) and not isinstance(value, str):
+                if not value or not all(isinstance(v, str) for v in value):
+                    raise ValueError(f"defences: give {_NAME_KEYWORDS[name]}")
+                value = ",".join(value)
+            if not isinstance(value, str):
+                raise ValueError(f"{name}: give {_NAME_KEYWORDS[name]}")
             flags[name] = value
         elif name in _INT_KEYWORDS:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -87,6 +101,9 @@ def run(
     tlp: bool = True,
     delayed_ack: bool = False,
     pacing: bool = False,
+    startup: str | None = None,
+    receiver: str | None = None,
+    defences: str | Sequence[str] | None = None,
     rwnd: str | None = None,
     iw: int | None = None,
     min_rto: str | None = None,
@@ -107,6 +124,12 @@ def run(
     - ``rate``, ``rtt``, ``duration``, ``buffer``, ``queue``, ``loss``, ``netem``, ...: strings
       with units, as on the command line (``"40mbit"``, ``"100ms"``, ``"1bdp"``, ``"1%"``).
     - ``seed``: the run's seed. The same scenario and seed give the same figures.
+    - ``startup``: how window-based flows start, ``"controller"`` (their own slow start,
+      HyStart or STARTUP) or ``"paced-chirping"`` (Misund & Briscoe 2019).
+    - ``receiver``: a misbehaving receiver on every TCP flow (Savage et al. 1999),
+      ``"ack-division:10"``, ``"dup-ack-spoofing:1"``, ``"optimistic-ack:20"`` or ``"honest"``;
+      ``defences``: the sender's defences to turn on, the others off, ``"abc,nonce"`` or a list
+      of ``abc``, ``new_data_only``, ``dupack_limit``, ``nonce``, or ``"none"``, ``"all"``.
     - ``out``: also write ``summary.json``, ``timeseries.csv``, ``link.csv`` and
       ``scenario.toml`` there, as ``cclab run --out`` does (``cclab plot`` reads them).
 

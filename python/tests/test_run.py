@@ -87,6 +87,11 @@ def test_scenario_from_a_dict_or_a_file_with_keywords_over_it(tmp_path):
         (lambda: cclab.run({"link": {"rat": "10mbit"}, "flows": [{"cc": "reno"}]}), "link.rat: unknown field `rat`"),
         (lambda: cclab.run({"flows": [{"cc": {"algorithm": "cubic", "beta": "x"}}]}), "flows[0].cc"),
         (lambda: cclab.run("/nonexistent/scenario.toml"), "cannot read the scenario"),
+        (lambda: cclab.run(cc="reno", startup="fast"), "startup: unknown start-up"),
+        (lambda: cclab.run(cc="bbr", startup="paced-chirping"), "startup: `paced-chirping` needs a window-based controller"),
+        (lambda: cclab.run(cc="reno", receiver="ack-division"), "receiver: split: missing"),
+        (lambda: cclab.run(cc="reno", defences=["abc", "magic"]), "defences: unknown defence `magic`"),
+        (lambda: cclab.run(cc="reno", defences=3), "defences: give"),
     ],
 )
 def test_bad_input_is_a_value_error_naming_the_key(call, names):
@@ -127,6 +132,23 @@ def test_plot_draws_cwnd_throughput_and_queue():
     axes = fig.get_axes()
     assert [ax.get_ylabel() for ax in axes] == ["cwnd (segments)", "goodput (Mbit/s)", "queueing delay (ms)"]
     assert len(axes[0].get_lines()) == 2
+
+
+def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp_path):
+    """The keywords give the same run as the CLI's --startup, --receiver and --defences."""
+    kw = dict(cc="reno", rate="20mbit", rtt="40ms", duration="3s")
+    flags = ["--cc", "reno", "--rate", "20mbit", "--rtt", "40ms", "--duration", "3s", "--quiet"]
+    cases = [
+        (dict(startup="paced-chirping"), ["--startup", "paced-chirping"]),
+        (dict(receiver="ack-division:10", defences=["abc", "nonce"]), ["--receiver", "ack-division:10", "--defences", "abc,nonce"]),
+    ]
+    for k, (keywords, cli_flags) in enumerate(cases):
+        r = cclab.run(**kw, **keywords)
+        out = tmp_path / f"cli-{k}"
+        subprocess.run([cclab_bin, "run", *flags, *cli_flags, "--out", str(out)], check=True, capture_output=True)
+        cli = json.loads((out / "summary.json").read_text())
+        assert without_wall_clock(r.summary) == without_wall_clock(cli)
+    assert "chirping" in set(cclab.run(**kw, startup="paced-chirping").timeseries["state"])
 
 
 def test_experiment_verdicts_equal_the_cli_files(cclab_bin, tmp_path):

@@ -138,4 +138,15 @@ impl<L: AimdLaw> CongestionControl for Aimd<L> {
     fn needs_ecn(&self) -> bool {
         self.law.needs_ecn()
     }
+
+    fn takes_startup_handover(&self) -> bool {
+        true
+    }
+
+    /// Congestion avoidance from `cwnd`: ssthresh = cwnd, as a slow-start exit leaves it.
+    fn on_startup_handover(&mut self, cwnd: Bytes, _ctx: &mut Ctx) {
+        self.w.set_cwnd(cwnd, self.mss);
+        self.w.set_ssthresh(self.w.cwnd, self.mss);
+        self.in_recovery = false;
+    }
 }

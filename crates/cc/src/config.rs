@@ -8,6 +8,7 @@
 use crate::algorithms::*;
 use crate::check::Validate;
 use crate::controller::*;
+use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
 /// The family an algorithm belongs to, by the congestion signal it reacts to.
@@ -261,6 +262,12 @@ impl CongestionControl for Cc {
     }
     fn sets_recovery_window(&self) -> bool {
         dispatch!(self, c => c.sets_recovery_window())
+    }
+    fn takes_startup_handover(&self) -> bool {
+        dispatch!(self, c => c.takes_startup_handover())
+    }
+    fn on_startup_handover(&mut self, cwnd: Bytes, ctx: &mut Ctx) {
+        dispatch!(self, c => c.on_startup_handover(cwnd, ctx))
     }
 }
 

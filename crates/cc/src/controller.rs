@@ -244,4 +244,15 @@ pub trait CongestionControl {
     fn needs_ecn(&self) -> bool {
         false
     }
+
+    /// The controller can continue from a window a start-up run in its place has reached
+    /// ([`crate::transport::chirp`]): it has a window and a congestion avoidance to hand over to.
+    fn takes_startup_handover(&self) -> bool {
+        false
+    }
+
+    /// A start-up run by the sender in the controller's place (paced chirping) has ended with
+    /// `cwnd` bytes: continue in congestion avoidance from that window (ssthresh = cwnd), as
+    /// after a slow-start exit. Called only when [`takes_startup_handover`](Self::takes_startup_handover).
+    fn on_startup_handover(&mut self, _cwnd: Bytes, _ctx: &mut Ctx) {}
 }

@@ -108,6 +108,18 @@ pub struct RunArgs {
     /// Delayed ACKs (every second segment or 40 ms).
     #[arg(long)]
     pub delayed_ack: bool,
+    /// How window-based flows start: controller (their own slow start, HyStart or STARTUP)
+    /// or paced-chirping (Misund & Briscoe 2019, handing over to congestion avoidance).
+    #[arg(long)]
+    pub startup: Option<String>,
+    /// A misbehaving receiver on every TCP flow: ack-division:SPLIT, dup-ack-spoofing:COUNT,
+    /// optimistic-ack:LEAD or honest (Savage et al. 1999).
+    #[arg(long)]
+    pub receiver: Option<String>,
+    /// The sender's defences to turn on, the others off: abc, new_data_only, dupack_limit,
+    /// nonce (comma-separated), or none, or all (default: Linux's, new_data_only).
+    #[arg(long)]
+    pub defences: Option<String>,
     /// Pace window-based flows (Linux-style, 2x / 1.2x cwnd per RTT).
     #[arg(long)]
     pub pacing: bool,

@@ -2,7 +2,9 @@
 
 use crate::output;
 use crate::pcap::PcapTap;
-use crate::scenario::{BufferArg, CcArg, FlowSpec, PercentArg, QueueArg, RateArg, Scenario, SizeArg, TimeArg};
+use crate::scenario::{
+    BufferArg, CcArg, DefencesSpec, FlowSpec, PercentArg, QueueArg, RateArg, ReceiverSpec, Scenario, SizeArg, StartupArg, TimeArg,
+};
 use crate::{RunArgs, UserError};
 use cc::check::within;
 use cc::protocols::DatagramConfig;
@@ -78,6 +80,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if a.delayed_ack {
         d.delayed_ack = Some(true);
     }
+    d.startup = flag::<StartupArg>("startup", &a.startup)?;
+    d.receiver = a.receiver.as_deref().map(ReceiverSpec::from_flag).transpose().map_err(|e| UserError(format!("--receiver: {e}")))?;
+    d.defences = a.defences.as_deref().map(DefencesSpec::from_flag).transpose().map_err(|e| UserError(format!("--defences: {e}")))?;
     if a.pacing {
         d.pacing = Some(true);
     }
@@ -303,7 +308,11 @@ fn compare(base: &Scenario, a: &RunArgs) -> Result<(), UserError> {
     // whatever it is told).
     let tcp = ALGORITHMS.iter().map(|a| (a.name, Transport::Tcp((a.default_config)())));
     let datagram = COMPARED_DATAGRAM.iter().map(|&n| (n, Transport::Datagram(DatagramConfig::from_name(n).expect("a registered protocol"))));
-    for (name, transport) in tcp.chain(datagram) {
+    // A start-up such as paced chirping is compared under the algorithms that can take over
+    // from it.
+    let startup = base.defaults.startup.as_ref().is_some_and(|s| s.0 != cc::transport::Startup::Controller);
+    let takes = sim::config::handover_algorithms();
+    for (name, transport) in tcp.chain(datagram).filter(|(name, _)| !startup || takes.contains(name)) {
         let mut s = base.clone();
         s.flows = Some(vec![FlowSpec { cc: Some(CcArg(transport)), ..FlowSpec::default() }]);
         let cfg = resolve(a, &s)?;
@@ -348,5 +357,26 @@ mod tests {
         assert_eq!(sender(RunArgs::default()), [(true, true); 2]);
         assert_eq!(sender(RunArgs { no_prr: true, ..RunArgs::default() }), [(false, true); 2]);
         assert_eq!(sender(RunArgs { no_tlp: true, ..RunArgs::default() }), [(true, false); 2]);
+    }
+
+    #[test]
+    fn startup_receiver_and_defences_flags_reach_every_flow() {
+        let a = RunArgs {
+            cc: Some("reno,cubic".into()),
+            startup: Some("paced-chirping".into()),
+            receiver: Some("optimistic-ack:20".into()),
+            defences: Some("abc,nonce".into()),
+            ..RunArgs::default()
+        };
+        let cfg = flags_scenario(&a).ok().unwrap().resolve().unwrap();
+        for f in &cfg.flows {
+            assert_eq!(f.sender.startup.name(), "paced-chirping");
+            assert_eq!(f.attack, Some(cc::transport::Misbehaviour::OptimisticAck { lead: 20 }));
+            assert!(f.sender.defences.abc && f.sender.defences.nonce && !f.sender.defences.new_data_only);
+        }
+        let err = |a: RunArgs| flags_scenario(&RunArgs { cc: Some("reno".into()), ..a }).err().unwrap().0;
+        assert!(err(RunArgs { startup: Some("fast".into()), ..RunArgs::default() }).starts_with("--startup: unknown start-up `fast`"));
+        assert!(err(RunArgs { receiver: Some("ack-division".into()), ..RunArgs::default() }).starts_with("--receiver: split: missing"));
+        assert!(err(RunArgs { defences: Some("abd".into()), ..RunArgs::default() }).starts_with("--defences: unknown defence `abd`"));
     }
 }

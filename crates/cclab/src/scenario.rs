@@ -17,6 +17,7 @@
 //! rtt = "100ms"
 //! prr = true                  # proportional rate reduction (RFC 6937)
 //! tlp = true                  # tail loss probes (RFC 8985 §7)
+//! startup = "paced-chirping"  # or "controller" (the default): see cc::transport::chirp
 //!
 //! [[flows]]
 //! cc = "newreno"
@@ -32,7 +33,7 @@
 //! Unknown keys, wrong units and impossible values are reported in one line that names the
 //! key and what is allowed.
 
-use cc::transport::{Defences, Misbehaviour, SenderConfig};
+use cc::transport::{Defences, Misbehaviour, SenderConfig, Startup};
 use cc::protocols::{DatagramConfig, PROTOCOLS};
 use cc::{algorithm_names, Bytes, CcConfig, Rate, Time};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -173,42 +174,65 @@ impl Serialize for CcArg {
     }
 }
 
-/// A queue discipline by name (`queue = "red"`) or as a table with parameters
-/// (`queue = { type = "red", min_th = 20, ecn = true }`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct QueueArg(pub QdiscConfig);
+/// Declares a setting given by name (`queue = "red"`) or as a table with parameters
+/// (`queue = { type = "red", min_th = 20 }`): `$from_name` reads the name, serde the table.
+macro_rules! name_or_table_arg {
+    ($(#[$doc:meta])* $name:ident, $inner:ty, $from_name:expr, $expecting:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name(pub $inner);
 
-impl std::str::FromStr for QueueArg {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        QdiscConfig::from_name(s.trim()).map(QueueArg)
-    }
-}
-
-impl<'de> Deserialize<'de> for QueueArg {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = QueueArg;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a queue discipline (droptail, red, codel, step) or a table with `type = \"...\"`")
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<QueueArg, E> {
-                s.parse().map_err(E::custom)
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<QueueArg, M::Error> {
-                QdiscConfig::deserialize(de::value::MapAccessDeserializer::new(m)).map(QueueArg)
+        impl std::str::FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                $from_name(s.trim()).map($name)
             }
         }
-        d.deserialize_any(V)
-    }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
+                        s.parse().map_err(E::custom)
+                    }
+                    fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<$name, M::Error> {
+                        <$inner>::deserialize(de::value::MapAccessDeserializer::new(m)).map($name)
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(s)
+            }
+        }
+    };
 }
 
-impl Serialize for QueueArg {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
+name_or_table_arg!(
+    /// A queue discipline by name (`queue = "red"`) or as a table with parameters
+    /// (`queue = { type = "red", min_th = 20, ecn = true }`).
+    QueueArg,
+    QdiscConfig,
+    QdiscConfig::from_name,
+    "a queue discipline (droptail, red, codel, step) or a table with `type = \"...\"`"
+);
+
+name_or_table_arg!(
+    /// A flow's start-up by name (`startup = "paced-chirping"`) or as a table with parameters
+    /// (`startup = { type = "paced-chirping", geometry = 1.5 }`; see `cc::transport::chirp`).
+    StartupArg,
+    Startup,
+    Startup::from_name,
+    "a start-up (controller, paced-chirping) or a table with `type = \"...\"`"
+);
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -266,6 +290,9 @@ pub struct FlowSpec {
     pub receiver: Option<ReceiverSpec>,
     /// The sender's defences against one (default: Linux's set).
     pub defences: Option<DefencesSpec>,
+    /// How the flow starts: `controller` (its own slow start, HyStart or STARTUP; default) or
+    /// `paced-chirping`.
+    pub startup: Option<StartupArg>,
 }
 
 /// A misbehaving TCP receiver, as Savage et al. (CCR 1999) describe them:
@@ -284,6 +311,29 @@ pub struct ReceiverSpec {
 }
 
 impl ReceiverSpec {
+    /// The command line's form `ATTACK[:N]`, N being the attack's one parameter:
+    /// `ack-division:10` (split), `dup-ack-spoofing:1` (count), `optimistic-ack:20` (lead),
+    /// `honest`. Ranges are checked with the whole configuration.
+    pub fn from_flag(s: &str) -> Result<ReceiverSpec, String> {
+        let (attack, n) = match s.trim().split_once(':') {
+            Some((a, n)) => {
+                let n = n.trim().parse::<u32>().map_err(|_| format!("`{n}` is not a whole number (the form is ATTACK[:N], e.g. ack-division:10)"))?;
+                (a.trim(), Some(n))
+            }
+            None => (s.trim(), None),
+        };
+        let mut r = ReceiverSpec { attack: Some(attack.to_string()), ..ReceiverSpec::default() };
+        match attack {
+            "ack-division" => r.split = n,
+            "dup-ack-spoofing" => r.count = n,
+            "optimistic-ack" => r.lead = n,
+            "honest" if n.is_some() => return Err("`honest` takes no number".into()),
+            _ => {}
+        }
+        r.resolve().map_err(|e| e.replace(" missing;", " missing (ATTACK:N);"))?;
+        Ok(r)
+    }
+
     fn of(a: Option<Misbehaviour>) -> ReceiverSpec {
         let mut r = ReceiverSpec { attack: Some(a.map_or("honest", |a| a.name()).to_string()), ..ReceiverSpec::default() };
         match a {
@@ -335,6 +385,26 @@ pub struct DefencesSpec {
 }
 
 impl DefencesSpec {
+    /// The command line's form: the defences to turn on, comma-separated (`abc,nonce`), the
+    /// others off; `none` for the undefended sender, `all` for every defence.
+    pub fn from_flag(s: &str) -> Result<DefencesSpec, String> {
+        const NAMES: [&str; 4] = ["abc", "new_data_only", "dupack_limit", "nonce"];
+        let mut on = [false; 4];
+        match s.trim() {
+            "none" => {}
+            "all" => on = [true; 4],
+            list => {
+                for name in list.split(',').map(|n| n.trim().replace('-', "_")) {
+                    let i = NAMES.iter().position(|&k| k == name).ok_or_else(|| {
+                        format!("unknown defence `{name}`; allowed: {}, or none, all", NAMES.join(", "))
+                    })?;
+                    on[i] = true;
+                }
+            }
+        }
+        Ok(DefencesSpec { abc: Some(on[0]), new_data_only: Some(on[1]), dupack_limit: Some(on[2]), nonce: Some(on[3]) })
+    }
+
     fn of(d: Defences) -> DefencesSpec {
         DefencesSpec { abc: Some(d.abc), new_data_only: Some(d.new_data_only), dupack_limit: Some(d.dupack_limit), nonce: Some(d.nonce) }
     }
@@ -356,7 +426,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences, startup)
     }
 }
 
@@ -462,6 +532,7 @@ impl Scenario {
                 access_rate: f.access_rate.map(rate),
                 receiver: f.attack.is_some().then(|| ReceiverSpec::of(f.attack)),
                 defences: Some(DefencesSpec::of(f.sender.defences)),
+                startup: (f.sender.startup != Startup::Controller).then(|| StartupArg(f.sender.startup.clone())),
             })
             .collect();
         Scenario {
@@ -640,6 +711,7 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
     sender.ecn = f.ecn.unwrap_or(false);
     sender.data_limit = f.size.as_ref().map(|s| s.0);
     sender.defences = f.defences.as_ref().map_or_else(Defences::default, DefencesSpec::resolve);
+    sender.startup = f.startup.as_ref().map_or(Startup::Controller, |s| s.0.clone());
     let attack = match &f.receiver {
         Some(r) => r.resolve().map_err(|e| format!("flows[{i}].receiver.{e}"))?,
         None => None,
@@ -778,5 +850,37 @@ tlp = false
         assert!(parse_buffer("lots").is_err());
         assert!(parse_buffer("-1bdp").is_err());
         assert!(parse_buffer("7").unwrap_err().contains("needs a unit"));
+    }
+
+    #[test]
+    fn startup_by_name_or_table_writes_back_and_is_checked() {
+        let text = "[[flows]]\ncc = \"reno\"\nstartup = \"paced-chirping\"\n[[flows]]\ncc = \"cubic\"\nstartup = { type = \"paced-chirping\", geometry = 1.5 }\n[[flows]]\ncc = \"bbr\"\n";
+        let cfg = Scenario::from_toml(text, "s.toml").unwrap().resolve().unwrap();
+        assert_eq!(cfg.flows[0].sender.startup, Startup::PacedChirping(cc::transport::ChirpConfig::default()));
+        let Startup::PacedChirping(c) = &cfg.flows[1].sender.startup else { panic!("not chirping") };
+        assert_eq!(c.geometry, 1.5);
+        assert_eq!(cfg.flows[2].sender.startup, Startup::Controller);
+        // The written scenario resolves to the same configuration.
+        let back = toml::to_string(&Scenario::from_config(&cfg)).unwrap();
+        assert_eq!(Scenario::from_toml(&back, "w.toml").unwrap().resolve().unwrap().flows, cfg.flows);
+        let bad = |v: &str| err(&format!("[[flows]]\ncc = \"reno\"\nstartup = {v}\n"));
+        assert!(bad("\"chirp\"").contains("unknown start-up `chirp`; allowed: controller, paced-chirping"), "{}", bad("\"chirp\""));
+        assert!(bad("{ type = \"paced-chirping\", geometry = 5.0 }").contains("flows[0].startup.geometry: 5 is outside"), "{}", bad("{ type = \"paced-chirping\", geometry = 5.0 }"));
+        let bbr = err("[[flows]]\ncc = \"bbr\"\nstartup = \"paced-chirping\"\n");
+        assert!(bbr.contains("flows[0].startup: `paced-chirping` needs a window-based controller"), "{bbr}");
+    }
+
+    #[test]
+    fn receiver_and_defences_flags_read_as_the_keys() {
+        let r = ReceiverSpec::from_flag("ack-division:10").unwrap();
+        assert_eq!(r.resolve().unwrap(), Some(Misbehaviour::AckDivision { split: 10 }));
+        assert_eq!(ReceiverSpec::from_flag("honest").unwrap().resolve().unwrap(), None);
+        assert!(ReceiverSpec::from_flag("optimistic-ack").unwrap_err().contains("lead: missing"));
+        assert!(ReceiverSpec::from_flag("ack-division:x").unwrap_err().contains("not a whole number"));
+        assert!(ReceiverSpec::from_flag("nice").unwrap_err().contains("unknown `nice`"));
+        assert_eq!(DefencesSpec::from_flag("none").unwrap().resolve(), Defences::NONE);
+        assert_eq!(DefencesSpec::from_flag("all").unwrap().resolve(), Defences::ALL);
+        assert_eq!(DefencesSpec::from_flag("abc, nonce").unwrap().resolve(), Defences { abc: true, new_data_only: false, dupack_limit: false, nonce: true });
+        assert!(DefencesSpec::from_flag("abc,magic").unwrap_err().contains("unknown defence `magic`"));
     }
 }

@@ -164,6 +164,16 @@ impl FlowConfig {
     }
 }
 
+/// The algorithms a start-up such as paced chirping can hand over to.
+pub fn handover_algorithms() -> Vec<&'static str> {
+    let init = cc::CcInit { mss: 1448, initial_cwnd: 14480 };
+    cc::ALGORITHMS
+        .iter()
+        .filter(|a| cc::CongestionControl::takes_startup_handover(&(a.default_config)().build(init)))
+        .map(|a| a.name)
+        .collect()
+}
+
 /// Default sender access-link speed relative to the bottleneck.
 pub const DEFAULT_ACCESS_SPEEDUP: f64 = 10.0;
 
@@ -331,6 +341,23 @@ impl cc::check::Validate for FlowConfig {
                 return Err("receiver: an attack needs a TCP flow".into());
             }
             a.validate().map_err(|e| format!("receiver.{e}"))?;
+        }
+        if self.sender.startup != cc::transport::Startup::Controller {
+            let takes = match &self.transport {
+                Transport::Tcp(c) => {
+                    let init = cc::CcInit { mss: self.sender.mss, initial_cwnd: self.sender.mss };
+                    cc::CongestionControl::takes_startup_handover(&c.build(init))
+                }
+                Transport::Datagram(_) => false,
+            };
+            if !takes {
+                return Err(format!(
+                    "startup: `{}` needs a window-based controller with a congestion avoidance to hand over to ({}); `{}` has its own start-up",
+                    self.sender.startup.name(),
+                    handover_algorithms().join(", "),
+                    self.transport.name()
+                ));
+            }
         }
         self.sender.validate()
     }

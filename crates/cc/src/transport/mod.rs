@@ -1,12 +1,14 @@
 //! The sans-I/O TCP transport under every controller: the sender core (sent-packet records,
 //! RFC 6298 RTO, RFC 6675 SACK scoreboard, RFC 6582 partial ACKs, RACK and tail loss probes
 //! (RFC 8985), proportional rate reduction (RFC 6937), the delivery-rate sampler, ECN
-//! accounting, the pacer) and the receiver (cumulative and SACK ACKs, delayed ACKs).
+//! accounting, the pacer, paced chirping as a start-up) and the receiver (cumulative and
+//! SACK ACKs, delayed ACKs).
 //!
 //! Both the simulator's endpoints and, later, a real UDP transport own one, so an algorithm
 //! behaves the same in both. Sequence numbers count segments; every segment carries `mss`
 //! payload bytes except possibly the last of a finite transfer.
 
+pub mod chirp;
 pub mod defence;
 pub mod misbehave;
 pub mod pacer;
@@ -17,6 +19,7 @@ pub mod rtt;
 pub mod sender;
 pub mod tlp;
 
+pub use chirp::{ChirpConfig, Startup};
 pub use defence::Defences;
 pub use misbehave::Misbehaviour;
 pub use receiver::{Receiver, ReceiverConfig};

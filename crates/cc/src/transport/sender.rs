@@ -32,7 +32,13 @@
 //!   limit), Savage et al.'s bound on duplicate ACKs, and the cumulative nonce check. An ACK may
 //!   name a byte offset inside a segment ([`Ack::offset`]); the sender tracks it for the head
 //!   segment and credits it per the defences, but a segment counts as delivered only whole.
+//! - **Paced chirping** ([`super::chirp`], [`SenderConfig::startup`]): in place of the
+//!   controller's start-up, new data leaves in chirps at the times the chirp schedule gives,
+//!   whatever the window; the controller sees every ACK (its estimators stay warm) but its
+//!   window governs only once the start-up hands it a window (or a loss, timeout or ECN echo
+//!   ends chirping).
 
+use super::chirp::{Outcome, PacedChirping, Phase, Startup};
 use super::pacer::Pacer;
 use super::prr::{Prr, ReductionBound};
 use super::rack::Rack;
@@ -81,6 +87,8 @@ pub struct SenderConfig {
     /// Defences against a misbehaving receiver (default: Linux's, as before they were
     /// switchable).
     pub defences: Defences,
+    /// How the flow starts: the controller's own start-up, or paced chirping.
+    pub startup: Startup,
 }
 
 impl Default for SenderConfig {
@@ -102,6 +110,7 @@ impl Default for SenderConfig {
             ecn: false,
             data_limit: None,
             defences: Defences::default(),
+            startup: Startup::Controller,
         }
     }
 }
@@ -136,7 +145,7 @@ impl crate::check::Validate for SenderConfig {
         if let Some(size) = self.data_limit {
             within("size", size, 1..)?;
         }
-        Ok(())
+        self.startup.validate().map_err(|e| format!("startup.{e}"))
     }
 }
 
@@ -290,6 +299,8 @@ pub struct SenderCore {
     /// The nonce key (secret to the receiver) and the sum of the nonces below `snd_una`.
     nonce_key: u64,
     nonce_sum_una: u32,
+    /// Paced chirping, until it hands over to the controller.
+    chirp: Option<PacedChirping>,
 }
 
 impl SenderCore {
@@ -312,7 +323,12 @@ impl SenderCore {
         };
         // A copy of the generator draws the key: the controller's stream is untouched.
         let nonce_key = crate::rng::RngCore::next_u64(&mut rng.clone());
+        let chirp = match &cfg.startup {
+            Startup::PacedChirping(c) if cc.takes_startup_handover() => Some(PacedChirping::new(c, cfg.mss)),
+            _ => None,
+        };
         SenderCore {
+            chirp,
             una_offset: 0,
             nonce_key,
             nonce_sum_una: 0,
@@ -475,6 +491,9 @@ impl SenderCore {
     /// The controller's decision, with the pacing rate that applies (the controller's own, or
     /// Linux-style pacing of a window when `pace_window` is set).
     pub fn control(&self) -> Control {
+        if let Some(Phase::Transition { rate, window, .. }) = self.chirp.as_ref().map(PacedChirping::phase) {
+            return Control { cwnd: Some(window * self.cfg.mss), pacing_rate: Some(rate), quantum: self.cfg.mss };
+        }
         let mut c = self.cc.control();
         if c.pacing_rate.is_none() && self.cfg.pace_window {
             if let (Some(cwnd), Some(srtt)) = (c.cwnd, self.rtt.stats().srtt) {
@@ -552,6 +571,9 @@ impl SenderCore {
                 return Some(t);
             }
         }
+        if self.chirping() {
+            return self.send_chirp_packet(now, &c);
+        }
         if self.in_flight() >= self.send_window(&c) {
             return None;
         }
@@ -568,12 +590,18 @@ impl SenderCore {
 
     /// Whether the window and the data would let a segment out (ignoring pacing).
     pub fn has_sendable(&mut self) -> bool {
+        if self.chirping() {
+            return self.tlp.pending.is_some() || self.chirp_release().is_some();
+        }
         let c = self.control();
         self.tlp.pending.is_some() || (self.in_flight() < self.send_window(&c) && self.next_segment().is_some())
     }
 
     /// When the pacer will let the next segment out, if the sender is waiting only for it.
     pub fn next_send_time(&mut self, now: Time) -> Option<Time> {
+        if self.chirping() {
+            return self.chirp_release().map(|t| t.max(now));
+        }
         let c = self.control();
         let rate = c.pacing_rate.filter(|r| r.bytes_per_sec() > 0.0)?;
         if self.in_flight() >= self.send_window(&c) {
@@ -581,6 +609,62 @@ impl SenderCore {
         }
         let (seq, _) = self.next_segment()?;
         Some(self.pacer.release_time(now, self.seg_len(seq), rate, c.quantum))
+    }
+
+    /// Paced chirping is sending chirps (it has not reached its transition).
+    fn chirping(&self) -> bool {
+        self.chirp.as_ref().is_some_and(|c| c.phase() == Phase::Chirping)
+    }
+
+    /// When chirping lets the next new segment out, if there is one.
+    fn chirp_release(&self) -> Option<Time> {
+        if !self.new_data_allowed() {
+            return None;
+        }
+        self.chirp.as_ref()?.release_time()
+    }
+
+    /// The next new segment as a chirp packet, if its time has come. The controller's window
+    /// does not apply; the pacer is not charged (the chirp schedule is the pacing).
+    fn send_chirp_packet(&mut self, now: Time, c: &Control) -> Option<Transmit> {
+        if self.chirp_release()? > now {
+            return None;
+        }
+        let (seq, srtt) = (self.snd_nxt, self.rtt.stats().srtt);
+        let len = self.seg_len(seq);
+        let last = seq + 1 >= self.total_segs;
+        if let Some(chirp) = &mut self.chirp {
+            chirp.on_sent(now, seq, srtt);
+            if last {
+                chirp.close_chirp();
+            }
+        }
+        self.on_transmit(now, seq, len, false, &Control { pacing_rate: None, ..*c });
+        Some(Transmit { seq, len, is_retransmission: false, ecn_capable: self.cfg.ecn })
+    }
+
+    /// Paced chirping after an ACK (or a loss found by a timer): a congestion signal ends it
+    /// with the packets in flight as the window; otherwise the chirps' analysis may.
+    fn startup_on_feedback(&mut self, now: Time, fb: &Feedback) {
+        let in_flight = self.in_flight();
+        let (snd_una, rtt) = (self.snd_una, self.rtt.stats());
+        let Some(chirp) = &mut self.chirp else { return };
+        let outcome = if fb.new_episode || fb.lost_packets > 0 {
+            Outcome::HandOver(chirp.handover_window(in_flight))
+        } else {
+            chirp.on_ack(snd_una, fb.acked_packets as u64, in_flight, rtt.srtt, rtt.min_rtt)
+        };
+        if let Outcome::HandOver(cwnd) = outcome {
+            self.hand_over(now, cwnd);
+        }
+    }
+
+    /// The start-up is over: the controller continues from `cwnd`.
+    fn hand_over(&mut self, now: Time, cwnd: Bytes) {
+        self.chirp = None;
+        self.events.record(CcEvent::StateChange { at: now, from: "chirping", to: "cong_avoid" });
+        let (cc, mut ctx) = self.ctx(now);
+        cc.on_startup_handover(cwnd, &mut ctx);
     }
 
     fn on_transmit(&mut self, now: Time, seq: u64, len: Bytes, is_retx: bool, c: &Control) {
@@ -718,6 +802,7 @@ impl SenderCore {
             if fb.lost_packets > 0 {
                 fb.in_recovery = self.in_recovery();
                 fb.delivered = self.rate.delivered;
+                self.startup_on_feedback(now, &fb);
                 let (cc, mut ctx) = self.ctx(now);
                 cc.on_feedback(&fb, &mut ctx);
                 if fb.new_episode {
@@ -762,6 +847,10 @@ impl SenderCore {
         }
         if self.state == RecoveryState::Open {
             self.stats.loss_episodes += 1;
+        }
+        if let Some(chirp) = &self.chirp {
+            let cwnd = chirp.handover_window(self.in_flight());
+            self.hand_over(now, cwnd);
         }
         {
             let (cc, mut ctx) = self.ctx(now);
@@ -833,6 +922,7 @@ impl SenderCore {
         fb.delivered = self.rate.delivered;
         fb.prior_delivered = rate_cand.map_or(0, |c| c.seg.delivered);
         self.restart_timers(now, advanced || partial, advanced);
+        self.startup_on_feedback(now, &fb);
         let delivered_packets = fb.acked_packets;
         self.credit_growth(&Acknowledged { segment_bytes: fb.acked_bytes, partial_bytes, already_credited }, partial, &mut fb);
         let (cc, mut ctx) = self.ctx(now);
@@ -1234,6 +1324,11 @@ impl SenderCore {
         if s.flags & EVER_RETRANS == 0 && rtt_seg_sent.is_none_or(|t| s.sent_time > t) {
             *rtt_seg_sent = Some(s.sent_time);
         }
+        if let (Some(chirp), false) = (&mut self.chirp, s.flags & EVER_RETRANS != 0) {
+            // Paced chirping needs each packet's own queueing delay.
+            let min_rtt = self.rtt.stats().min_rtt.unwrap_or(Time::ZERO);
+            chirp.on_sample(seq, now.saturating_sub(s.sent_time), min_rtt);
+        }
         // tcp_rate_skb_delivered: keep the most recently sent segment.
         if rate_cand.is_none_or(|c| s.sent_time >= c.seg.sent_time) {
             *rate_cand = Some(RateCandidate { seg: *s });
@@ -1343,6 +1438,12 @@ impl SenderCore {
     /// State for time series and traces.
     pub fn snapshot(&self) -> Snapshot {
         let mut s = self.cc.snapshot();
+        if let Some(chirp) = &self.chirp {
+            // No window governs while chirping; the transition's does.
+            let c = self.control();
+            let state = if self.chirping() { "chirping" } else { "chirp_transition" };
+            return Snapshot { cwnd: c.cwnd.filter(|_| !self.chirping()), ssthresh: None, pacing_rate: Some(chirp.rate()), state, ..s };
+        }
         if s.pacing_rate.is_none() {
             s.pacing_rate = self.control().pacing_rate;
         }

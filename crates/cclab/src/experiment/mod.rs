@@ -13,6 +13,7 @@ mod nmap_scaling;
 mod sabul_table1;
 mod sackexp;
 mod sharkfest;
+mod startup;
 mod twin;
 mod vegas_trials;
 mod write;
@@ -112,6 +113,13 @@ pub const EXPERIMENTS: &[Experiment] = &[
         title: "ACK division, duplicate-ACK spoofing and optimistic ACKs against Reno, CUBIC and BBR, defences off and on",
         description: attacks::DESCRIPTION,
         run: attacks::run,
+    },
+    Experiment {
+        name: "startup",
+        seed: "002 (the talk's \"Paced Chirping\") and Misund & Briscoe, Netdev 0x13, 2019",
+        title: "Slow start, HyStart, HyStart++, BBR's STARTUP and paced chirping: time to 90 %, queue, drops, completion times",
+        description: startup::DESCRIPTION,
+        run: startup::run,
     },
     Experiment {
         name: "twin",
