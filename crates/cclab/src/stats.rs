@@ -65,6 +65,17 @@ pub fn welch_p(a: &Summary, b: &Summary) -> Option<f64> {
     Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
 }
 
+/// The half-width of the two-sided prediction interval, at level `1 − alpha`, for one more
+/// run drawn like the runs summarised in `s`: `t(1 − alpha/2, n − 1)·sd·√(1 + 1/n)` (e.g.
+/// Hahn & Meeker, *Statistical Intervals*, 1991, §4.4). `None` with fewer than two runs.
+pub fn prediction_half_width(s: &Summary, alpha: f64) -> Option<f64> {
+    if s.n < 2 {
+        return None;
+    }
+    let dist = StudentsT::new(0.0, 1.0, (s.n - 1) as f64).ok()?;
+    Some(dist.inverse_cdf(1.0 - alpha / 2.0) * s.sd * (1.0 + 1.0 / s.n as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +102,14 @@ mod tests {
         let d = 2.101 * (0.8f64).sqrt();
         let p = welch_p(&Summary::given(20.0, 2.0, 10), &Summary::given(20.0 + d, 2.0, 10)).unwrap();
         assert!((p - 0.05).abs() < 0.001, "{p}");
+    }
+
+    /// Five runs with sd 1: t(0.975, 4) = 2.776 (t table), √(1 + 1/5) = 1.0954, so 3.041.
+    #[test]
+    fn prediction_interval_from_the_t_table() {
+        let w = prediction_half_width(&Summary::given(0.0, 1.0, 5), 0.05).unwrap();
+        assert!((w - 3.041).abs() < 1e-3, "{w}");
+        assert_eq!(prediction_half_width(&Summary::given(0.0, 1.0, 1), 0.05), None);
     }
 
     #[test]
