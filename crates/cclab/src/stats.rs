@@ -65,15 +65,15 @@ pub fn welch_p(a: &Summary, b: &Summary) -> Option<f64> {
     Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
 }
 
-/// Half the width of the two-sided `level` prediction interval for one more run drawn like the
-/// runs `s` summarises (normal runs; Hahn & Meeker, *Statistical Intervals*, 1991, §4.7):
-/// `t_{(1+level)/2, n−1} · sd · √(1 + 1/n)`. `None` with fewer than two runs.
-pub fn prediction_half_width(s: &Summary, level: f64) -> Option<f64> {
+/// The half-width of the two-sided prediction interval, at level `1 − alpha`, for one more
+/// run drawn like the runs summarised in `s`: `t(1 − alpha/2, n − 1)·sd·√(1 + 1/n)` (e.g.
+/// Hahn & Meeker, *Statistical Intervals*, 1991, §4.4). `None` with fewer than two runs.
+pub fn prediction_half_width(s: &Summary, alpha: f64) -> Option<f64> {
     if s.n < 2 {
         return None;
     }
-    let t = StudentsT::new(0.0, 1.0, (s.n - 1) as f64).ok()?.inverse_cdf((1.0 + level) / 2.0);
-    Some(t * s.sd * (1.0 + 1.0 / s.n as f64).sqrt())
+    let dist = StudentsT::new(0.0, 1.0, (s.n - 1) as f64).ok()?;
+    Some(dist.inverse_cdf(1.0 - alpha / 2.0) * s.sd * (1.0 + 1.0 / s.n as f64).sqrt())
 }
 
 #[cfg(test)]
@@ -104,13 +104,21 @@ mod tests {
         assert!((p - 0.05).abs() < 0.001, "{p}");
     }
 
+    /// Five runs with sd 1: t(0.975, 4) = 2.776 (t table), √(1 + 1/5) = 1.0954, so 3.041.
     #[test]
     fn prediction_interval_from_the_t_table() {
+        let w = prediction_half_width(&Summary::given(0.0, 1.0, 5), 0.05).unwrap();
+        assert!((w - 3.041).abs() < 1e-3, "{w}");
+        assert_eq!(prediction_half_width(&Summary::given(0.0, 1.0, 1), 0.05), None);
+    }
+
+    #[test]
+    fn prediction_interval_with_eight_runs() {
         // n = 8: t(0.975, 7) = 2.365 (any t table); sd 2 gives 2.365 · 2 · √(9/8) = 5.017.
         let s = Summary::of(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]).unwrap();
-        let w = prediction_half_width(&Summary { sd: 2.0, ..s }, 0.95).unwrap();
+        let w = prediction_half_width(&Summary { sd: 2.0, ..s }, 0.05).unwrap();
         assert!((w - 5.017).abs() < 0.002, "{w}");
-        assert_eq!(prediction_half_width(&Summary::given(1.0, 1.0, 1), 0.95), None);
+        
     }
 
     #[test]

@@ -16,9 +16,8 @@
 //! - [`Claim::distribution`]: our runs against the seed's mean and standard deviation over its
 //!   runs, by Welch's two-sided t-test at [`ALPHA`] ([`crate::stats::welch_p`]); with fewer
 //!   than two runs on a side the test is undefined and the claim is not comparable.
-//! - [`Claim::one_run`]: a seed's single run against our runs: it holds when the seed's
-//!   figure lies in our 95 % prediction interval for one more run
-//!   ([`crate::stats::prediction_half_width`]), i.e. when it could be one of ours.
+//! - [`Claim::one_run`]: a seed's single figure (no spread given) inside our runs' 95 %
+//!   prediction interval for one more run, widened by the seed's rounding.
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
 //!   holds on every seed, so the spread over seeds decides, not a mean.
 //! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
@@ -124,21 +123,26 @@ impl Claim {
         }
     }
 
-    /// The seed's figure from one run against our runs: holds when it lies in our 95 %
-    /// prediction interval for one more run (mean ± t·sd·√(1 + 1/n), Student's t with n − 1
-    /// degrees of freedom), so that it could have been one of our runs.
-    pub fn one_run(claim: &str, ours: &[f64], seed: f64, unit: &str) -> Claim {
+    /// The seed's figure from a single run (no spread given) against our runs over seeds: holds
+    /// when it lies inside our 95 % prediction interval for one more run
+    /// ([`crate::stats::prediction_half_width`]) widened by `precision`, half a unit of the
+    /// seed's last printed digit (0.005 for "91 %").
+    pub fn one_run(claim: &str, ours: &[f64], seed: f64, precision: f64, unit: &str) -> Claim {
         let Some(o) = Summary::of(ours) else {
             return Claim::not_comparable(claim, with_unit(seed, unit), "no runs".into(), "we have no runs of this");
         };
-        let ours_text = format!("{} (range {} to {})", spread(&o, unit), num(o.min), num(o.max));
-        let Some(w) = prediction_half_width(&o, 1.0 - ALPHA) else {
-            return Claim::not_comparable(claim, with_unit(seed, unit), ours_text, "a prediction interval needs two runs or more");
+        let Some(half) = prediction_half_width(&o, ALPHA) else {
+            return Claim::not_comparable(claim, with_unit(seed, unit), spread(&o, unit), "a prediction interval needs two runs or more");
         };
-        let (lo, hi) = (o.mean - w, o.mean + w);
-        let inside = (lo..=hi).contains(&seed);
-        let test = format!("the seed's one run within our {} % prediction interval for one run, [{}, {}]", num((1.0 - ALPHA) * 100.0), num(lo), num(hi));
-        Claim::new(claim, with_unit(seed, unit), ours_text, test, if inside { Verdict::Holds } else { Verdict::DoesNotHold })
+        let (lo, hi) = (o.mean - half - precision, o.mean + half + precision);
+        let verdict = if (lo..=hi).contains(&seed) { Verdict::Holds } else { Verdict::DoesNotHold };
+        let test = format!(
+            "the seed's one run inside our 95 % prediction interval ± the seed's rounding ({}): {} to {}",
+            num(precision),
+            num(lo),
+            num(hi)
+        );
+        Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict)
     }
 
     /// The seed's direction "`a.0` above `b.0`" (e.g. "Vegas above mVegas"), checked on our
@@ -287,6 +291,17 @@ mod tests {
         assert_eq!(Claim::bound("gain", "≤ 10 %", &[0.02, 0.12], Bound::AtMost(0.1), "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::bound("gain", "≥ 10 %", &[0.5, 0.1], Bound::AtLeast(0.1), "").verdict, Verdict::Holds);
         assert_eq!(Claim::bound("gain", "≥ 10 %", &[], Bound::AtLeast(0.1), "").verdict, Verdict::NotComparable);
+    }
+
+    #[test]
+    fn one_run_inside_our_prediction_interval() {
+        // Ours 0.90 ± 0.01 over 5 runs: half-width 2.776·0.01·1.0954 = 0.0304, plus 0.005.
+        let ours = [0.89, 0.90, 0.91, 0.90, 0.90];
+        let sd = Summary::of(&ours).unwrap().sd;
+        let half = 2.776 * sd * 1.2f64.sqrt() + 0.005;
+        assert_eq!(Claim::one_run("x", &ours, 0.90 + 0.99 * half, 0.005, "").verdict, Verdict::Holds);
+        assert_eq!(Claim::one_run("x", &ours, 0.90 - 1.01 * half, 0.005, "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::one_run("x", &[0.9], 0.9, 0.005, "").verdict, Verdict::NotComparable);
     }
 
     #[test]

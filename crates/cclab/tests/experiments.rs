@@ -36,30 +36,43 @@ fn experiment_list_names_them_all() {
 }
 
 /// Seed 003: without congestion control, SACK keeps the goodput up under random loss where
-/// NewReno+SACK halves its window at every loss.
+/// TCP SACK (NewReno with SACK) halves its window at every loss episode; lossless, both fill
+/// the 10 Mbit/s bottleneck (less headers) within the BDP-sized receiver window. Checked at
+/// each RTT of fast mode (60 and 600 ms) on the mean over its seeds.
 #[test]
 fn sackexp_beats_tcp_sack_under_loss() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("sackexp", dir.path());
-    let t = rows(&dir.path().join("sackexp-vs-newreno-sack.csv"));
-    let goodput = |p: &str, alg: &str| t.iter().find(|r| r[1] == p && r[2] == alg).map(|r| mbit(&r[4])).unwrap();
-    for p in ["0.1 %", "1 %", "20 %"] {
-        assert!(goodput(p, "SACKEXP") > goodput(p, "NewReno+SACK"), "p = {p}");
+    let t = rows(&dir.path().join("sackexp-tcp-sack-and-sackexp-without-sack-alone.csv"));
+    let goodput = |rtt: &str, p: &str, alg: &str| t.iter().find(|r| r[0] == rtt && r[1] == p && r[2] == alg).map(|r| mbit(&r[4])).unwrap();
+    for rtt in ["60 ms", "600 ms"] {
+        for p in ["0.1 %", "1 %", "20 %"] {
+            assert!(goodput(rtt, p, "SACKEXP") > goodput(rtt, p, "TCP SACK"), "RTT {rtt}, p = {p}");
+        }
     }
-    // Lossless, both fill the 10 Mbit/s bottleneck.
-    assert!(goodput("0 %", "SACKEXP") > 9.0 && goodput("0 %", "NewReno+SACK") > 9.0);
+    assert!(goodput("60 ms", "0 %", "SACKEXP") > 9.0 && goodput("60 ms", "0 %", "TCP SACK") > 9.0);
+    assert!(dir.path().join("plots/goodput-vs-loss-rtt-60ms.png").exists());
 }
 
-/// Mathis et al.: Reno's throughput follows MSS/RTT·sqrt(3/2)/sqrt(p) while timeouts are rare.
+/// Mathis et al. 1997: Reno's throughput is MSS/RTT·C/sqrt(p), p the rate of congestion
+/// signals, with C between 1.22 (periodic loss) and 1.31 (random loss) for an ACK per segment
+/// (their Table 1). SACK repairs several drops of one window in one recovery, so the signal
+/// rate is below the drop rate at every p; at 0.2 % (55 loss episodes in fast mode) ours lies
+/// within the law's spread of C at the signal rate.
 #[test]
-fn mathis_law_holds_at_moderate_loss() {
+fn mathis_law_holds_at_the_congestion_signal_rate() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("mathis", dir.path());
     let t = rows(&dir.path().join("reno-under-random-loss-rtt-100-ms.csv"));
-    for r in t.iter().filter(|r| r[0] == "0.2 %" || r[0] == "1 %") {
-        let ratio: f64 = r[6].parse().unwrap();
-        assert!((0.6..=1.5).contains(&ratio), "{r:?}");
+    assert_eq!(t.len(), 3);
+    let pct = |c: &str| c.trim_end_matches(" %").parse::<f64>().unwrap();
+    for r in &t {
+        assert!(pct(&r[3]) < pct(&r[0]), "signal rate {} not below p = {}", r[3], r[0]);
     }
+    let at = t.iter().find(|r| r[0] == "0.2 %").unwrap();
+    let ratio: f64 = at[9].parse().unwrap();
+    let spread = 1.31 / 1.5f64.sqrt();
+    assert!((1.0 / spread..=spread).contains(&ratio), "{at:?}");
 }
 
 /// Seed 004, trial 3 (ACKs delayed 100 ms): every algorithm is far below trial 1's line rate,
@@ -79,18 +92,28 @@ fn vegas_trials_reproduce_the_seeds_ordering_in_trial_3() {
 }
 
 /// Seed 001, Table 1: with one rate-control interval the three SABUL connections get similar
-/// rates whatever their RTTs (rows 3-5: 23 ms, 57 ms, and 23 ms against 57 ms); the seed's
-/// least even such row has Jain's index 0.98, we ask 0.95.
+/// rates whatever their initial rates (row 1) and RTTs (rows 3-5: 23 ms, 57 ms, and 23 ms
+/// against 57 ms). The seed's own "similar" reaches down to its least even such row (row 5,
+/// 220/280/300 Mb/s, Jain's index 0.984): ours must be at least that, mean over the seeds.
+/// Row 2's ordering (the shortest interval takes the most) does not reproduce under Gen-B on the
+/// seed's LAN, and the verdicts say so with the cause.
 #[test]
 fn sabul_table1_same_interval_rows_are_fair() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("sabul-table1", dir.path());
     let t = rows(&dir.path().join("table-1-average-sending-rate-of-three-sabul-connections-mb-s.csv"));
     assert_eq!(t.len(), 5);
-    for r in &t[2..5] {
+    for r in [&t[0], &t[2], &t[3], &t[4]] {
         let jain: f64 = r[6].parse().unwrap();
-        assert!(jain >= 0.95, "row {}: {} Mb/s, Jain {jain}", r[0], r[4]);
+        assert!(jain >= 0.984, "row {}: {} Mb/s, Jain {jain}", r[0], r[4]);
     }
+    let v = rows(&dir.path().join("verdicts.csv"));
+    let row2: Vec<_> = v.iter().filter(|c| c[0].starts_with("row 2:")).collect();
+    assert_eq!(row2.len(), 2, "two orderings in row 2");
+    for c in row2.iter().filter(|c| c[4] == "does not hold") {
+        assert!(c[5].contains("V = 10"), "row 2 carries its cause: {c:?}");
+    }
+    assert!(dir.path().join("plots/rates-row-2.png").exists());
 }
 
 /// A cell written as `mean (min–max)` over seeds: (mean, min, max).

@@ -39,9 +39,10 @@ fn mbit(r: &RunResult) -> Vec<f64> {
 }
 
 /// Seed 001, Table 1 rows 1, 3 and 5: "all connections get the similar average sending rate
-/// when rate control interval is the same regardless of RTT and initial sending rate" (the
-/// seed's least even row, 220/280/300 Mb/s, has Jain's index 0.98; we ask 0.95). Rows 1 and 3
-/// differ only in RTT (0.2 ms LAN, 23 ms Abilene), row 5 mixes 23 and 57 ms.
+/// when rate control interval is the same regardless of RTT and initial sending rate". The
+/// seed's own "similar" reaches down to its least even such row, row 5 (220/280/300 Mb/s,
+/// Jain's index 0.984); we ask at least that. Rows 1 and 3 differ only in RTT (0.2 ms LAN,
+/// 23 ms Abilene), row 5 mixes 23 and 57 ms.
 #[test]
 fn sabul_flows_with_one_rate_control_interval_share_fairly_whatever_rtt_and_initial_rate() {
     let rows: [(&str, [f64; 3], [f64; 3]); 3] = [
@@ -54,27 +55,30 @@ fn sabul_flows_with_one_rate_control_interval_share_fairly_whatever_rtt_and_init
         let r = table1(flows, 60);
         let rates = mbit(&r);
         let j = ::sim::jain_index(&rates);
-        assert!(j >= 0.95, "{row}: rates {rates:?} Mb/s, Jain {j:.3}");
+        let similar = ::sim::jain_index(&[220.0, 280.0, 300.0]);
+        assert!(j >= similar, "{row}: rates {rates:?} Mb/s, Jain {j:.3} < {similar:.3}");
         assert!(r.summary.link.utilization > 0.8, "{row}: utilisation {}", r.summary.link.utilization);
     }
 }
 
-/// Seed 001, Table 1 row 2 (rate-control intervals 600, 400 and 200 ms; the seed measured
-/// 295, 310 and 361 Mb/s): "for the connection having a short rate control interval, the
-/// sender will receive a signal to increase a sending rate more often". On the Abilene RTT of
-/// rows 3-5 our `sabul` (Gen-B) shows the ordering: its ERR rule counts loss reports since the
-/// last rate change, so a flow that changes its rate every 600 ms accumulates more than V = 10
-/// of them, and backs off by `b`, more often than one that changes it every 200 ms. At the
-/// seed's LAN RTT of 0.2 ms our model does not show it (the three come out within 2 %): there
-/// Gen-B's per-interval increase and decrease both balance at ρ = α whatever T is; the
-/// `sabul-table1` experiment prints that row beside the seed's.
+/// Seed 001, Table 1 row 2 on the seed's own 0.2 ms LAN (rate-control intervals 600, 400 and
+/// 200 ms; the seed measured 295, 310 and 361 Mb/s): under `sabul` (Gen-B, [RC] §3) the seed's
+/// ordering does not reproduce. Gen-B changes the rate once per interval in both directions,
+/// with the loss measured over that same interval, so per second T cancels; its one
+/// loss-clocked term, +b after more than V = 10 ERRs since the last rate change, needs 11 loss
+/// reports within one interval, and on the LAN a drop is reported once and repaired at once.
+/// So the law predicts equal rates whatever T: we check that the 200 ms flow does not get even
+/// half of the seed's advantage over the 600 ms one (361/295 = 1.22, so not above 1.11), and
+/// that the 600 ms flow's retransmissions (one per drop here) stay below 11 per interval.
 #[test]
-fn sabul_the_shortest_rate_control_interval_takes_the_most() {
-    let rtt = us(23_300.0);
-    let flows = vec![sabul(320.0, 600, rtt), sabul(260.0, 400, rtt), sabul(210.0, 200, rtt)];
-    let rates = mbit(&table1(flows, 60));
-    assert!(rates[2] > rates[1] && rates[1] > rates[0], "T = 600/400/200 ms: {rates:?} Mb/s");
-    assert!(rates[2] > 1.1 * rates[0], "the 200 ms flow takes clearly more than the 600 ms one: {rates:?}");
+fn sabul_gen_b_is_blind_to_the_rate_control_interval_on_the_seeds_lan() {
+    let flows = [(320.0, 600, 204.0), (260.0, 400, 204.0), (210.0, 200, 203.0)].map(|(init, t, rtt_us)| sabul(init, t, us(rtt_us))).to_vec();
+    let r = table1(flows, 120);
+    let rates = mbit(&r);
+    assert!(rates[2] < 1.11 * rates[0], "T = 600/400/200 ms: {rates:?} Mb/s");
+    let intervals = 120.0 / 0.6;
+    let per_interval = r.summary.flows[0].retransmits as f64 / intervals;
+    assert!(per_interval < 11.0, "{per_interval} retransmissions per 600 ms interval");
 }
 
 /// Seed 001, Table 1 row 2 on its own 0.2 ms LAN, under the 2002 report's Gen-A law

@@ -1,10 +1,28 @@
 //! `mathis`: Reno's throughput against the Mathis law over random loss from 0.01 % to 10 %, and
 //! against Padhye's model (which adds timeouts) where Mathis' departs.
 //!
-//! Mathis, Semke, Mahdavi, Ott, "The macroscopic behavior of the TCP congestion avoidance
-//! algorithm", CCR 1997: `B = MSS/RTT·√(3/2)/√p` (one ACK per segment). Padhye, Firoiu,
-//! Towsley, Kurose, "Modeling TCP throughput", SIGCOMM 1998:
-//! `B = MSS / (RTT·√(2p/3) + T0·min(1, 3·√(3p/8))·p·(1 + 32p²))`.
+//! The reference here is a **model**, not a seed's measurement. Mathis, Semke, Mahdavi, Ott,
+//! "The macroscopic behavior of the TCP congestion avoidance algorithm", CCR 27(3), 1997:
+//! `B = MSS/RTT·C/√p`, with `C = √(3/2)` for a receiver that acknowledges every segment and
+//! periodic loss (their §2). The constant depends on the loss pattern and the ACK strategy:
+//! their Table 1 gives C = 1.22 (periodic) and 1.31 (random loss) with an ACK per segment,
+//! 0.87 and 0.93 with delayed ACKs. Our receiver ACKs every segment and drops at random, so
+//! the law's own statement puts our C between 1.22 and 1.31: the claim "the law holds" is
+//! judged within that spread (±7 % of the √(3/2) prediction). The law's p counts *congestion
+//! signals* per packet (one per window that halves, however many packets it lost), and it
+//! assumes no timeouts; so each p is judged twice: against the nominal drop rate p and
+//! against the signal rate we measured (loss episodes per segment sent), and only where our
+//! flow had no timeout.
+//!
+//! Padhye, Firoiu, Towsley, Kurose, "Modeling TCP throughput", SIGCOMM 1998:
+//! `B = MSS / (RTT·√(2p/3) + T0·min(1, 3·√(3p/8))·p·(1 + 32p²))`, for Reno *without* SACK,
+//! where several losses in one window end in a timeout. Our sender has SACK and RACK, so the
+//! two do not describe the same sender: Padhye's figure is shown, not judged.
+//!
+//! The saw-tooth plot: the law's window climbs from W/2 to W by one segment per RTT, with
+//! W = √(8/(3p)) (Mathis et al. §2), so one tooth lasts W/2 RTTs (0.82 s at p = 1 %, RTT
+//! 100 ms). Every run is sampled [`SAMPLES_PER_TOOTH`] times per tooth, never slower than one
+//! RTT, so each tooth is drawn.
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::UserError;
@@ -12,16 +30,32 @@ use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, SimConfig};
 
 pub const DESCRIPTION: &str = "One Reno flow, RTT 100 ms, on a 100 Mbit/s link much faster than its \
-loss-limited rate (buffer 2 BDP, so the queue stays empty), under independent random loss p. The \
-goodput is compared with the Mathis law MSS/RTT·sqrt(3/2)/sqrt(p) and, where timeouts matter, \
-with Padhye's model using our RTO (about SRTT + 200 ms) as T0. Each run lasts long enough for \
-hundreds of loss events (fast mode: tens).";
+loss-limited rate (buffer 2 BDP, so the queue stays empty), under independent random loss p, the receiver \
+acknowledging every segment. The goodput is compared with a model, not a measurement: the Mathis law \
+MSS/RTT·C/sqrt(p) with C = sqrt(3/2) (Mathis et al. 1997), judged within the spread of C the paper gives \
+for per-segment ACKs (1.22 periodic to 1.31 random loss), at the nominal p and at the congestion-signal rate \
+we measured; Padhye's model (Reno without SACK, with timeouts; T0 = our RTO, about SRTT + 200 ms) is shown \
+beside it. Each run lasts long enough for hundreds of loss events (fast mode: tens).";
 
 const MSS: f64 = 1448.0;
 const RTT: f64 = 0.1;
 
+/// √(3/2): periodic loss, an ACK per segment (Mathis et al. 1997, §2 and Table 1).
+pub const C_PERIODIC: f64 = 1.224_744_871_391_589;
+/// The random-loss constant for an ACK per segment (Mathis et al. 1997, Table 1).
+pub const C_RANDOM: f64 = 1.31;
+
+/// Samples per saw-tooth in the time series.
+const SAMPLES_PER_TOOTH: f64 = 16.0;
+
+/// The Mathis law, bit/s, for a segment of `mss` bytes, a round trip of `rtt` s and a
+/// congestion-signal rate `p`.
+pub fn law_bps(mss: f64, rtt: f64, p: f64) -> f64 {
+    mss * 8.0 / rtt * C_PERIODIC / p.sqrt()
+}
+
 pub fn mathis_bps(p: f64) -> f64 {
-    MSS * 8.0 / RTT * (1.5f64).sqrt() / p.sqrt()
+    law_bps(MSS, RTT, p)
 }
 
 pub fn padhye_bps(p: f64, t0: f64) -> f64 {
@@ -29,14 +63,43 @@ pub fn padhye_bps(p: f64, t0: f64) -> f64 {
     MSS * 8.0 / denom
 }
 
+/// One saw-tooth of the law, seconds: W/2 RTTs with W = √(8/(3p)).
+pub fn tooth_secs(p: f64) -> f64 {
+    (8.0 / (3.0 * p)).sqrt() / 2.0 * RTT
+}
+
+/// Why ours falls short of the law at the signal rate: each tooth of W/2 RTTs ends in a fast
+/// recovery of about one RTT in which the window does not grow, which the law leaves out; so
+/// the rate is about (W/2)/(W/2 + 1) of the law's. Above the law this says nothing.
+fn recovery_cause(signals: f64, ratio: f64) -> String {
+    let w = (8.0 / (3.0 * signals)).sqrt();
+    let expected = (w / 2.0) / (w / 2.0 + 1.0);
+    if ratio < 1.0 {
+        format!(
+            "the law's tooth is W/2 RTTs of growth with W = sqrt(8/(3p)) = {w:.1} segments at the signal rate; our Reno also \
+             spends about one RTT per tooth in fast recovery, which the law leaves out: (W/2)/(W/2 + 1) = {expected:.2}, \
+             we measure {ratio:.2}"
+        )
+    } else {
+        format!("ours is {ratio:.2} times the law at the signal rate, above the random-loss constant; we have not found why")
+    }
+}
+
+/// The time-series interval: [`SAMPLES_PER_TOOTH`] per tooth, at most one RTT, whole ms.
+fn sample_interval(p: f64) -> Time {
+    Time::from_millis(((tooth_secs(p) / SAMPLES_PER_TOOTH).min(RTT) * 1e3).floor().max(1.0) as u64)
+}
+
 pub fn run(opts: &Options) -> Result<Output, UserError> {
     let ps: &[f64] = if opts.fast { &[0.002, 0.01, 0.05] } else { &[0.0001, 0.0003, 0.001, 0.003, 0.01, 0.02, 0.05, 0.1] };
     let events = if opts.fast { 60.0 } else { 300.0 };
     let mut t = Table::new(
         "Reno under random loss (RTT 100 ms)",
-        &["p", "sim time", "loss episodes", "timeouts", "goodput", "Mathis", "ours/Mathis", "Padhye", "ours/Padhye"],
+        &["p", "sim time", "loss episodes", "signal rate", "timeouts", "goodput", "Mathis (p)", "ours/Mathis (p)", "Mathis (signals)", "ours/Mathis (signals)", "Padhye", "ours/Padhye"],
     );
     let mut out = Output::default();
+    let tolerance = C_RANDOM / C_PERIODIC - 1.0;
+    let basis = "the law's constant C for per-segment ACKs spans 1.22 (periodic loss) to 1.31 (random loss), Mathis et al. 1997 Table 1";
     for &p in ps {
         // Long enough for the expected number of loss events at the Mathis rate.
         let pkts_per_s = mathis_bps(p) / 8.0 / MSS;
@@ -44,7 +107,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         let cfg = SimConfig {
             seed: 1,
             duration: Time::from_secs(secs),
-            sample_interval: Some(Time::from_secs(1)),
+            sample_interval: Some(sample_interval(p)),
             link: LinkConfig {
                 rate: Rate::from_bits_per_sec(100e6),
                 buffer: QueueLimit::Bdp(2.0),
@@ -56,29 +119,82 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         let dir = opts.out.join(format!("p-{}", p * 100.0));
         let r = run_one(cfg, &dir)?;
         if p == 0.01 {
-            out.plot_run("Reno at p = 1 %: the saw-tooth the law averages", &dir, &r)?;
+            let heading = format!(
+                "Reno at p = 1 %: the saw-tooth the law averages (one tooth = W/2 RTTs = {:.2} s, sampled every {} ms)",
+                tooth_secs(p),
+                sample_interval(p).as_secs_f64() * 1e3
+            );
+            out.plot_run(&heading, &dir, &r)?;
         }
         let f = &r.summary.flows[0];
         let t0 = f.rtt_ms.mean / 1e3 + 0.2;
-        let (m, pd) = (mathis_bps(p), padhye_bps(p, t0));
+        let signals = f.loss_episodes as f64 / f.segments_sent.max(1) as f64;
+        let (m, m_signals, pd) = (mathis_bps(p), mathis_bps(signals), padhye_bps(p, t0));
         t.row(vec![
             format!("{} %", p * 100.0),
             format!("{secs} s"),
             f.loss_episodes.to_string(),
+            format!("{:.3} %", signals * 100.0),
             f.timeouts.to_string(),
             format!("{:.3} Mbit/s", f.goodput_bps / 1e6),
             format!("{:.3} Mbit/s", m / 1e6),
             format!("{:.2}", f.goodput_bps / m),
+            format!("{:.3} Mbit/s", m_signals / 1e6),
+            format!("{:.2}", f.goodput_bps / m_signals),
             format!("{:.3} Mbit/s", pd / 1e6),
             format!("{:.2}", f.goodput_bps / pd),
         ]);
-        // The law holds while timeouts are rare; beyond a few percent Padhye's model applies.
-        let (metric, model, tol) = if p <= 0.02 { ("Mathis", m, 0.4) } else { ("Padhye", pd, 0.5) };
-        out.claims.push(Claim::value(&format!("Reno goodput at p = {} % vs {metric}", p * 100.0), f.goodput_bps / 1e6, model / 1e6, "Mbit/s", tol, "tolerance carried over, not yet derived"));
+        let model = |c: Claim| Claim { seed: format!("model: {}", c.seed), ..c };
+        let ours = f.goodput_bps / 1e6;
+        if f.timeouts > 0 {
+            out.claims.push(Claim::not_comparable(
+                &format!("the Mathis law holds at p = {} %", p * 100.0),
+                format!("model: {:.4} Mbit/s", m / 1e6),
+                format!("{ours:.4} Mbit/s"),
+                &format!("the law assumes no retransmission timeout; our flow had {}", f.timeouts),
+            ));
+        } else {
+            let at_p = Claim::value(&format!("the Mathis law holds at p = {} % (nominal drop rate)", p * 100.0), ours, m / 1e6, "Mbit/s", tolerance, basis);
+            let at_p = if at_p.holds() {
+                at_p
+            } else {
+                at_p.because(&format!(
+                    "the law's p counts congestion signals, not drops: SACK repairs several random drops of one window in one \
+                     recovery, so we saw {} signals per segment against p = {}; at that rate ours/model = {:.2}",
+                    crate::table::num(signals),
+                    crate::table::num(p),
+                    f.goodput_bps / m_signals
+                ))
+            };
+            out.claims.push(model(at_p));
+            let at_signals = Claim::value(
+                &format!("the Mathis law holds at p = {} % (measured signal rate {:.3} %)", p * 100.0, signals * 100.0),
+                ours,
+                m_signals / 1e6,
+                "Mbit/s",
+                tolerance,
+                basis,
+            );
+            let at_signals = if at_signals.holds() {
+                at_signals
+            } else {
+                at_signals.because(&recovery_cause(signals, f.goodput_bps / m_signals))
+            };
+            out.claims.push(model(at_signals));
+        }
+        out.claims.push(Claim::not_comparable(
+            &format!("Padhye's model at p = {} %", p * 100.0),
+            format!("model: {:.4} Mbit/s", pd / 1e6),
+            format!("{ours:.4} Mbit/s"),
+            "Padhye's model is Reno without SACK, where several losses in one window end in a timeout; our sender has SACK and RACK and times out far less",
+        ));
     }
     out.tables.push(t);
-    out.notes.push("The 'seed' column holds the model's prediction, not a measurement.".into());
-    out.notes.push("Padhye's model is Reno without SACK; our sender recovers lost retransmissions with RACK, so it times out less often at high loss and beats the model there.".into());
+    out.notes.push(
+        "The 'seed' column of the verdicts holds a model's prediction (marked 'model:'), not a measurement: the claim \
+         is that the Mathis law describes our Reno."
+            .into(),
+    );
     Ok(out)
 }
 
@@ -95,5 +211,18 @@ mod tests {
         // p = 10 %, T0 = 0.3 s: RTT·√(2p/3) = 0.025820; T0·min(1, 3√(3p/8))·p·(1 + 32p²)
         // = 0.3·0.580948·0.1·1.32 = 0.023006; Padhye/Mathis = 0.025820/0.048825 = 0.5288.
         assert!((padhye_bps(0.1, 0.3) / mathis_bps(0.1) - 0.5288).abs() < 1e-3);
+        assert!((C_PERIODIC - 1.5f64.sqrt()).abs() < 1e-12);
+    }
+
+    /// p = 1 %: W = √(800/3) = 16.33 segments, a tooth of 8.16 RTTs = 0.816 s, sampled every
+    /// 51 ms; p = 0.01 %: a tooth of 8.16 s, sampled at the one-RTT cap.
+    #[test]
+    fn the_sawtooth_is_sampled_sixteen_times_per_tooth() {
+        assert!((tooth_secs(0.01) - 0.8165).abs() < 1e-3);
+        assert_eq!(sample_interval(0.01), Time::from_millis(51));
+        assert_eq!(sample_interval(0.0001), Time::from_millis(100));
+        for p in [0.0001, 0.001, 0.01, 0.1] {
+            assert!(sample_interval(p).as_secs_f64() <= tooth_secs(p) / 8.0, "p = {p}");
+        }
     }
 }

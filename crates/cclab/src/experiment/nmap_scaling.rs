@@ -313,8 +313,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         baseline.push((mean(&u), mean(&s07), mean(&medians)));
 
         let h = w.hosts;
-        out.claims.push(Claim::one_run(&format!("{h} addresses ({}): unscaled scan time", w.command), &u, w.seed_unscaled, "s"));
-        out.claims.push(Claim::one_run(&format!("{h} addresses: scaled scan time (ours: scaled-2007)"), &s07, w.seed_scaled, "s"));
+        out.claims.push(Claim::one_run(&format!("{h} addresses ({}): unscaled scan time", w.command), &u, w.seed_unscaled, 0.05, "s"));
+        out.claims.push(Claim::one_run(&format!("{h} addresses: scaled scan time (ours: scaled-2007)"), &s07, w.seed_scaled, 0.05, "s"));
         let direction = Claim::direction(
             &format!("{h} addresses: scaled faster than unscaled"),
             &format!("unscaled {:.1} s > scaled {:.1} s", w.seed_unscaled, w.seed_scaled),
@@ -326,7 +326,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.claims.push(Claim::fitted(&format!("{h} addresses: speed-up unscaled / scaled (fitted)"), format!("{seed_speedup:.2}"), crate::verdict::spread(&sp, ""), &fitted_why));
             out.claims.push(Claim::fitted(&format!("{} (fitted)", direction.claim), direction.seed, direction.ours, &fitted_why));
         } else {
-            out.claims.push(Claim::one_run(&format!("{h} addresses: speed-up unscaled / scaled"), &speedups, seed_speedup, ""));
+            out.claims.push(Claim::one_run(&format!("{h} addresses: speed-up unscaled / scaled"), &speedups, seed_speedup, 0.005, ""));
             out.claims.push(direction);
         }
         out.claims.push(Claim::direction(
@@ -375,7 +375,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 let ours: Vec<f64> = stats.iter().map(|s| s[j]).collect();
                 let o = Summary::of(&ours).expect("runs");
                 ratio_table.row(vec![name.to_string(), format!("{:.2}", SEED_RATIO_10000[j]), format!("{:.2}", o.mean), format!("{:.2}-{:.2}", o.min, o.max)]);
-                out.claims.push(Claim::one_run(&format!("10000 addresses, scaled: packet_ratio {name}"), &ours, SEED_RATIO_10000[j], ""));
+                out.claims.push(Claim::one_run(&format!("10000 addresses, scaled: packet_ratio {name}"), &ours, SEED_RATIO_10000[j], 0.005, ""));
                 ratio_rows.push(versus_row(name.to_string(), SEED_RATIO_10000[j], &ours));
             }
             out.tables.push(ratio_table);
