@@ -21,7 +21,7 @@ mod versus;
 
 pub use chart::PlotFiles;
 pub use data::RunData;
-pub use chart::{Axis, Figure, Marker, Panel, Series, Style};
+pub use chart::{color, Axis, Figure, Marker, Panel, Series, Style, WIDE};
 pub use scatter::DelayPoint;
 pub use versus::VersusRow;
 
