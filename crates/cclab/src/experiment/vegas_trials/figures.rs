@@ -40,7 +40,7 @@ pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], 
     let hi_y = ours.iter().flat_map(|(_, s)| s.iter().map(|s| s.max)).chain(seed_means.iter().map(|m| m.1)).fold(0.0, f64::max);
     Figure {
         name: "vegas-trials-host-noise".into(),
-        title: "Trial 1 (no netem): throughput against the host's per-ACK scheduling delay (uniform on [0, x])".into(),
+        title: format!("Trial 1: throughput against the host's per-ACK delay, uniform on [0, x] (our model: x = {} ms)", crate::table::num(super::testbed::HOST_NOISE.as_secs_f64() * 1e3)),
         size: crate::plot::WIDE,
         panels: vec![Panel::new(Axis::new("host scheduling delay, upper bound (ms)", 0.0, hi_x * 1.02), Axis::new("throughput (Mbit/s)", 0.0, hi_y * 1.1), series)
             .legend_at(SeriesLabelPosition::LowerLeft)],

@@ -122,7 +122,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let summary = summary_table(&all);
     out.tables.insert(0, summary);
     out.tables.push(sweep_table);
-    out.claims = claims(&all, noise_us, &sweep);
+    out.claims = claims(&all, noise_us, &sweep, &mut out.notes);
 
     let plots = opts.out.join("plots");
     let rows: Vec<VersusRow> = all
@@ -146,7 +146,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         series.push(figures::windows(
             &plots,
             &format!("vegas-trials-windows-trial-{trial}"),
-            &format!("Trial {trial} (netem {netem}), seed 1: cwnd and RTT, first {} s, sampled every ms", num(until)),
+            &format!("Trial {trial} (netem {netem}), seed 1, first {} s, every ms (Reno's lines lie under Vegas's)", num(until)),
             &runs,
             until,
         )?);
@@ -223,43 +223,51 @@ fn significant_direction(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &
     c
 }
 
-fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)]) -> Vec<Claim> {
+fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], notes: &mut Vec<String>) -> Vec<Claim> {
     let f = findings(noise_us, sweep);
-    let why_mvegas_fast = format!(
-        "At a 0.2 ms round trip mVegas's early exit from slow start costs nothing: the window it jumps to grows by a packet per \
-         round trip, thousands of packets a second, and fills the path within milliseconds (windows figure, trial 1). To keep it \
-         small for 10 s the delay rule must hold it down. Host noise does that (sweep: at {} ms mVegas averages {} Mbit/s), but it \
-         holds Vegas lower still ({} Mbit/s there), since Vegas's beta (4) is below mVegas's (6): mVegas is {} below Vegas at any \
-         noise level we ran. So no RTT noise gives the seed's Vegas at Reno's rate with mVegas at a third of it, and the seed's own \
-         explanation (an undersized window after the jump) does not hold at this RTT; what held its mVegas down is not described in the seed.",
+    let noise_ms = num(testbed::HOST_NOISE.as_secs_f64() * 1e3);
+    let cause_a = format!(
+        "Cause A (mVegas at a 0.2 ms round trip). mVegas's early exit from slow start costs nothing here: the window it jumps to \
+         grows by a packet per round trip, thousands of packets a second, and fills the path within milliseconds (windows figure, \
+         trial 1). To keep it small for 10 s the delay rule must hold it down. Host noise does that (sweep: at {} ms mVegas \
+         averages {} Mbit/s, near the seed's 94.5), but it holds Vegas lower still ({} Mbit/s there), since Vegas's beta (4) is \
+         below mVegas's (6): mVegas is {} below Vegas at the noise levels we ran. So no RTT noise gives the seed's Vegas at Reno's \
+         rate with mVegas at a third of it, and the seed's explanation (an undersized window after the jump) holds only where a \
+         round trip is long (trial 3). What held the seed's mVegas down at 0.2 ms is not described in the seed.",
         num(f.closest.0),
         num(f.closest.2),
         num(f.closest.1),
         if f.ever_below { "sometimes" } else { "never" }
     );
-    let why_vegas_noise = format!(
-        "Host noise makes Vegas read a queue that is not there: with the round's minimum RTT up to 0.2 ms above the smallest \
-         ever seen, Linux's diff = cwnd·(rtt − base)/base exceeds beta at small windows, and our Vegas averages {} Mbit/s \
-         ({} without noise). The seed's Vegas lost nothing against Reno here, so its RTT samples were steadier than our \
-         evidence-based noise, or its Vegas fell back to Reno (Linux does so in a round with two RTT samples or fewer, as \
-         with stretch ACKs from segmentation offload, which we do not model).",
+    let cause_b = format!(
+        "Cause B (Vegas under host noise). Noise makes Vegas read a queue that is not there: with the round's minimum RTT up to \
+         {} ms above the smallest ever seen, Linux's diff = cwnd·(rtt − base)/base exceeds beta at the small windows a 0.1 ms \
+         path needs, and our Vegas averages {} Mbit/s in trial 1 ({} without noise). The seed's Vegas lost nothing against Reno, \
+         so its RTT samples were steadier than our evidence-based noise, or its Vegas fell back to Reno (Linux does so in a \
+         round with two RTT samples or fewer, as with stretch ACKs from segmentation offload, which we do not model).",
+        noise_ms,
         num(f.at_model.0),
         num(f.at_zero.0)
     );
-    let why_vegas_100ms = "Our Vegas never leaves slow start at 100 ms: no queue forms below the rate limit, so diff stays below \
-         gamma = 1 and Vegas grows as Reno does until the receive window stops it (windows figure, trial 3: cwnd doubles while \
-         mVegas's grows by one per round trip). The seed's Vegas ended where its mVegas did, as if it had also left slow start \
+    let cause_c = "Cause C (Vegas at 100 ms). Our Vegas never leaves slow start in trials 3 and 6: no queue forms below the \
+         rate limit, so diff stays below gamma = 1 and Vegas grows as Reno does until the receive window stops it (windows \
+         figure, trial 3). The seed's Vegas ended where its mVegas did (7.41 and 7.37 Mbit/s), as if it had also left slow start \
          early and grown by a packet per round trip; what gave Linux's Vegas a backlog above one packet at 100 ms is not in the seed.";
-    let why_trial_2 = "The seed's Reno and Vegas ran 3 % faster in trial 2 than in trial 1 (300 against 290 Mbit/s); our link rate \
-         is fitted on trial 1, and a delay on the ACK path cannot make a path faster. Trial 2's delay is also assumed.";
-    let why_no_spread = "Our runs at the link rate have almost no spread (the fitted link is the limit on every seed), while \
-         the seed's iperf runs vary by 1-2 Mbit/s from run to run on a shared host; we do not model a host whose speed varies, \
-         so a 1 % difference of means is significant against our zero spread.";
-    let why_reno_6 = "Our Reno is held by the fitted receive window in trials 3 and 6 alike (it is fitted on trial 3); 0.1 % \
-         loss and 10 ms of jitter on the ACK path do not slow it. The seed's Reno was 6 % slower in trial 6.";
-    let why_vegas_5 = "1 % loss of ACKs changes nothing for Vegas in our model (the next ACK covers the lost one's data, and \
-         the round's minimum RTT is unchanged); the seed's Vegas fell to mVegas's level in this trial alone, and we have not \
-         found a mechanism in Linux's Vegas by which lost ACKs would do that.";
+    let cause_d = "Cause D (no run-to-run spread at the link rate). Where the fitted link is the limit, our runs differ by \
+         thousandths of a Mbit/s, while the seed's iperf runs vary by 1-2 Mbit/s on a shared host; we do not model a host whose \
+         speed varies, so a 1 % difference of means is significant against our zero spread. Trial 2's Reno and Vegas also ran \
+         3-4 % faster in the seed than in trial 1, which a delay on the ACK path cannot give a rate fitted on trial 1.";
+    let cause_e = "Cause E (ACK loss). Loss of 0.1 % or 1 % of ACKs changes nothing for Reno or Vegas in our model (the next \
+         ACK covers the lost one's data, and the round's minimum RTT is unchanged). The seed's Vegas fell to mVegas's level in \
+         trial 5 alone, and its Reno was 6 % slower in trial 6 than in trial 3; we have not found a mechanism in Linux for either.";
+    let why_mvegas_fast = "mVegas fills a 0.2 ms path within milliseconds after its early exit, and RTT noise that holds it down holds Vegas lower still: see cause A in the notes.".to_string();
+    let why_vegas_noise = format!("Our host noise (0 to {noise_ms} ms per ACK) makes Vegas see a queue and hold back ({} Mbit/s; {} without noise): see cause B.", num(f.at_model.0), num(f.at_zero.0));
+    let why_vegas_100ms = "Our Vegas never leaves slow start at 100 ms and reaches the receive window as Reno does, while the seed's ended with mVegas: see cause C.";
+    let why_trial_2 = "The seed's trial 2 ran 3-4 % faster than its trial 1; our link rate is fitted on trial 1 (and trial 2's delay is assumed): see cause D.";
+    let why_no_spread = "A 1 % difference of means against our almost zero spread at the fitted link rate: see cause D.";
+    let why_reno_6 = "Our Reno is held by the receive window fitted on trial 3; the ACK path's loss and jitter do not slow it: see cause E.";
+    let why_vegas_5 = "1 % ACK loss changes nothing for Vegas in our model: see cause E.";
+    notes.extend([cause_a.clone(), cause_b, cause_c.to_string(), cause_d.to_string(), cause_e.to_string()]);
 
     let runs = |trial: u32, k: usize| all.iter().find(|t| t.trial.number == trial).map(|t| t.mbps[k].as_slice()).unwrap_or(&[]);
     let mut claims = Vec::new();
@@ -276,9 +284,9 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)]) -
             };
             let why = match (t.trial.number, k) {
                 (2, 0 | 1) => why_trial_2.to_string(),
-                (1 | 2 | 4 | 5, 2) => why_mvegas_fast.clone(),
+                (1 | 2 | 4 | 5, 2) => why_mvegas_fast.to_string(),
                 (5, 1) => why_vegas_5.to_string(),
-                (1 | 4, 1) => why_vegas_noise.clone(),
+                (1 | 4, 1) => why_vegas_noise.to_string(),
                 (3 | 6, 1) => why_vegas_100ms.to_string(),
                 (6, 0) => why_reno_6.to_string(),
                 _ => why_no_spread.to_string(),
@@ -293,7 +301,7 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)]) -
         for (k, name) in [(1, "Vegas"), (0, "Reno")] {
             directions.push((
                 significant_direction(&format!("trial {trial}: mVegas below {name}"), &format!("{name} {} above mVegas {} Mbit/s", m(k), m(2)), (name, runs(trial, k)), ("mVegas", runs(trial, 2))),
-                why_mvegas_fast.clone(),
+                why_mvegas_fast.to_string(),
             ));
         }
     }
@@ -302,8 +310,8 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)]) -
         let m = |k: usize| num(s.cells[k].summary().mean);
         let why = match (trial, k) {
             (3 | 6, 1) => why_vegas_100ms.to_string(),
-            (5, 2) => why_mvegas_fast.clone(),
-            _ => why_vegas_noise.clone(),
+            (5, 2) => why_mvegas_fast.to_string(),
+            _ => why_vegas_noise.to_string(),
         };
         directions.push((
             significant_direction(
@@ -333,7 +341,7 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)]) -
             ("trial 1", runs(1, 2)),
             ("trial 2", runs(2, 2)),
         ),
-        why_mvegas_fast.clone(),
+        why_mvegas_fast.to_string(),
     ));
     claims.extend(directions.into_iter().map(|(c, why)| if c.holds() { c } else { c.because(&why) }));
     claims
