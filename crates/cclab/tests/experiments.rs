@@ -75,20 +75,26 @@ fn mathis_law_holds_at_the_congestion_signal_rate() {
     assert!((1.0 / spread..=spread).contains(&ratio), "{at:?}");
 }
 
-/// Seed 004, trial 3 (ACKs delayed 100 ms): every algorithm is far below trial 1's line rate,
-/// and mVegas, which leaves slow start for Vegas' predicted window, trails Reno.
+/// Seed 004, trial 3 (ACKs delayed 100 ms): mVegas leaves slow start for the window it has
+/// after two round trips and then grows by one packet per round trip, the seed's own
+/// explanation of its low figures. Its mean lies within three of the seed's standard
+/// deviations of the seed's mean (7.37 ± 0.161 Mbit/s over five runs), and below Reno's on
+/// every seed. The two Reno cells the model was fitted on are marked fitted, never held.
 #[test]
-fn vegas_trials_reproduce_the_seeds_ordering_in_trial_3() {
+fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     let dir = tempfile::tempdir().unwrap();
     run_experiment("vegas-trials", dir.path());
-    let mean = |trial: &str, col: usize| {
-        let t = rows(&dir.path().join(format!("trial-{trial}.csv")));
-        t.iter().find(|r| r[0] == "ave").map(|r| r[col].parse::<f64>().unwrap()).unwrap()
-    };
-    let (reno1, reno3, mvegas3) = (mean("1-netem-none", 1), mean("3-netem-delay-100ms", 1), mean("3-netem-delay-100ms", 3));
-    assert!(reno1 > 250.0, "trial 1 Reno {reno1}");
-    assert!(reno3 < 0.1 * reno1, "trial 3 Reno {reno3}");
-    assert!(mvegas3 < reno3, "trial 3: mVegas {mvegas3} vs Reno {reno3}");
+    let t = rows(&dir.path().join("trial-3-netem-delay-100ms-on-the-return-path-mbit-s.csv"));
+    let ours = |col: usize| t.iter().take_while(|r| r[0] != "min").filter(|r| !r[col].is_empty()).map(|r| r[col].parse::<f64>().unwrap()).collect::<Vec<_>>();
+    let (reno, mvegas) = (ours(1), ours(3));
+    assert!(mvegas.len() >= 2);
+    let mean = mvegas.iter().sum::<f64>() / mvegas.len() as f64;
+    assert!((mean - 7.37).abs() <= 3.0 * 0.161, "trial 3 mVegas mean {mean}");
+    assert!(reno.iter().zip(&mvegas).all(|(r, m)| r > m), "Reno {reno:?} vs mVegas {mvegas:?}");
+    let verdicts = rows(&dir.path().join("verdicts.csv"));
+    let verdict = |claim: &str| verdicts.iter().find(|r| r[0].starts_with(claim)).map(|r| r[4].clone()).unwrap();
+    assert_eq!(verdict("trial 1 (none): Reno"), "fitted");
+    assert_eq!(verdict("trial 3 (delay 100ms): Reno"), "fitted");
 }
 
 /// Seed 001, Table 1: with one rate-control interval the three SABUL connections get similar

@@ -1,20 +1,24 @@
 //! Modified Vegas: Vegas made to compete with Reno, from the seed report
 //! (`seeds/004`, "TCP Congestion Project Report": a Linux 3.13 `tcp_vegas.c` module, "vegas2").
 //!
-//! Same measurements as [`Vegas`](super::vegas::Vegas) (once per round trip,
-//! `diff = cwnd·(rtt − base_rtt)/rtt` packets queued, rounded down to an integer `n`), with
-//! three changes:
+//! Same measurements as [`Vegas`](super::vegas::Vegas) (once per round trip, Linux's
+//! `diff = cwnd·(rtt − base_rtt)/base_rtt`, rounded down to an integer `n`), with three
+//! changes:
 //!
 //! 1. Slow start ends as soon as Vegas has its RTT samples — the first round with more than
 //!    two samples, which is the second round trip — whatever the backlog: `cwnd` becomes the
 //!    predicted window `min(cwnd, target_cwnd + 1)`, `target_cwnd = cwnd·base_rtt/rtt`, and
 //!    `ssthresh = cwnd` (Vegas's exit, without waiting for `diff > gamma`).
 //! 2. `alpha = 1`, `beta = 6` (Vegas: 2 and 4).
-//! 3. Between them the window grows by one packet with probability `2^(beta−n)/2^beta`
-//!    (`2^(6−n)/64`: 1/2 at `n = 1` down to 1/64 at `n = 6`): a random integer is drawn in
-//!    `[0, 2^beta)` and the window grows if it is below `2^(beta−n)`. The report draws it
-//!    from `minRTT·(int)vegas·snd_una mod 63`; here it comes from the run's seeded RNG
-//!    (`ctx.rng`), uniform as the report's table assumes.
+//! 3. Between them (`alpha ≤ n ≤ beta`) the window grows by one packet when a roll `rand`
+//!    is below `2^(beta−n)`. The report's code rolls `rand = minRTT·(int)vegas·snd_una % 63`,
+//!    so `rand` lies in `[0, 62]` and the probability is `2^(6−n)/63` (0.508 at `n = 1` down to
+//!    0.016 at `n = 6`); its table writes `2^(6−n)/64` (.5 to .015625) for the "range [0,63]"
+//!    its text names. We follow the code's modulus, `2^beta − 1`, and draw `rand` uniformly
+//!    from the run's seeded RNG (`ctx.rng`), as the table assumes. (In C the product is
+//!    computed unsigned and stored in an `int`, so in the kernel it is negative about half the
+//!    time, and a negative roll always grows the window; the report does not say whether its
+//!    runs did that, and we do not model it.)
 //!
 //! Below alpha the window grows by one packet per round and above beta it shrinks by one, as
 //! in Vegas; losses are handled as Reno.
@@ -40,11 +44,13 @@ impl Default for MVegasConfig {
     }
 }
 
-/// The report's roll for a backlog of `n` packets (`alpha ≤ n ≤ beta`): true with probability
-/// `2^(beta − n)/2^beta`.
+/// The report's roll for a backlog of `n` packets (`alpha ≤ n ≤ beta`): `rand % (2^beta − 1)`
+/// below `2^(beta − n)`, true with probability `2^(beta − n)/(2^beta − 1)` (the report's
+/// `% 63` for beta 6).
 pub fn probabilistic_increase(n: u64, beta: u32, rng: &mut CcRng) -> bool {
-    let span = 1u64 << beta.min(62);
-    rng.random_range(0..span) < span >> n.min(63)
+    let top = 1u64 << beta.min(62);
+    let modulus = (top - 1).max(1);
+    rng.random_range(0..modulus) < top >> n.min(63)
 }
 
 /// Modified Vegas's once-per-round decision.
@@ -63,7 +69,7 @@ impl VegasLaw for MVegasRule {
 
     fn decide(&mut self, core: &mut VegasCore, r: RoundRtt, _acked: Bytes, rng: &mut CcRng) {
         let cwnd = core.shell.cwnd_pkts();
-        let n = r.backlog(cwnd as f64) as u64;
+        let n = r.linux_diff(cwnd as f64) as u64;
         if core.shell.w.in_slow_start() {
             core.exit_slow_start(r.target_cwnd(cwnd));
         } else if n > self.cfg.beta as u64 {
@@ -101,12 +107,13 @@ mod tests {
     use crate::testing::*;
 
     #[test]
-    fn increase_frequency_matches_the_reports_table() {
+    fn increase_frequency_matches_the_reports_code() {
+        // `rand % 63 < 2^(6−n)`: the report's table rounds these to 2^(6−n)/64.
         let mut rng = component_rng(42, 7);
         let draws = 200_000;
         for n in 1..=6u64 {
             let hits = (0..draws).filter(|_| probabilistic_increase(n, 6, &mut rng)).count();
-            let p = (1u64 << (6 - n)) as f64 / 64.0;
+            let p = (1u64 << (6 - n)) as f64 / 63.0;
             let freq = hits as f64 / draws as f64;
             // Four standard errors of a binomial proportion.
             let tol = 4.0 * (p * (1.0 - p) / draws as f64).sqrt();
@@ -137,7 +144,7 @@ mod tests {
         let mut d = Rounds::new();
         d.round(&mut cc, ms(100));
         d.round(&mut cc, ms(125)); // exits on the 100 ms round, at 20
-        d.round(&mut cc, ms(125)); // diff = 20·25/125 = 4 → n = 4: hold or +1
+        d.round(&mut cc, ms(125)); // diff = 20·25/100 = 5 → n = 5: hold or +1
         let w = cc.control().cwnd.unwrap() / MSS;
         assert!(w == 20 || w == 21, "{w}");
     }
@@ -161,14 +168,14 @@ mod tests {
         // 100 ms: n = 0 < 1 → +1 every round.
         let w = windows_after(100, 3);
         assert_eq!(w, vec![102, 103, 104]);
-        // 120 ms: n = 102·20/120 = 17 > 6 → −1 from the second round on.
+        // 120 ms: n = 102·20/100 = 20 > 6 → −1 from the second round on.
         let w = windows_after(120, 3);
         assert_eq!(w, vec![102, 101, 100]);
     }
 
     #[test]
     fn between_alpha_and_beta_grows_sometimes() {
-        // 101 ms: n = 1 for windows of 102..200 packets, so p = 1/2 per round.
+        // 101 ms: n = ⌊cwnd/100⌋ = 1 for windows of 102..199 packets, so p = 32/63 per round.
         let w = windows_after(101, 61);
         let grew = w.windows(2).filter(|p| p[1] > p[0]).count();
         assert!(w.windows(2).all(|p| p[1] >= p[0] && p[1] <= p[0] + 1));

@@ -7,9 +7,12 @@
 //! Once per round trip (the first acknowledgement of data sent after the previous round
 //! ended), with `base_rtt` the smallest RTT ever seen and `rtt` the smallest of the round:
 //!
-//! - `Expected = cwnd/base_rtt`, `Actual = cwnd/rtt`,
-//!   `diff = (Expected − Actual)·base_rtt = cwnd·(rtt − base_rtt)/rtt` packets (rounded down,
-//!   as Linux's integer arithmetic): the flow's packets queued at the bottleneck;
+//! - `Expected = cwnd/base_rtt`, `Actual = cwnd/rtt`; the paper's
+//!   `Diff = (Expected − Actual)·base_rtt = cwnd·(rtt − base_rtt)/rtt` is the flow's packets
+//!   queued at the bottleneck; Linux computes `diff = cwnd·(rtt − base_rtt)/base_rtt`
+//!   (rounded down, integer arithmetic), which is what we do, as the Vegas seed (004) ran
+//!   Linux's module: the two differ by the factor `rtt/base_rtt`, which matters only where
+//!   the RTT's noise or queueing is comparable to the base RTT;
 //! - slow start (`cwnd += acked`, every round as Linux, not every other round as the paper)
 //!   until `diff > gamma`, then `cwnd = min(cwnd, target_cwnd + 1)` with
 //!   `target_cwnd = cwnd·base_rtt/rtt` and `ssthresh = min(ssthresh, cwnd)`;
@@ -64,7 +67,7 @@ impl VegasLaw for VegasRule {
 
     fn decide(&mut self, core: &mut VegasCore, r: RoundRtt, acked: Bytes, _rng: &mut CcRng) {
         let cwnd = core.shell.cwnd_pkts();
-        let diff = r.backlog(cwnd as f64) as u64;
+        let diff = r.linux_diff(cwnd as f64) as u64;
         if core.shell.w.in_slow_start() {
             if diff > self.cfg.gamma as u64 {
                 core.exit_slow_start(r.target_cwnd(cwnd));
@@ -120,11 +123,11 @@ mod tests {
 
     #[test]
     fn three_branches_of_congestion_avoidance() {
-        // diff = 101·(rtt − 100)/rtt packets.
-        assert_eq!(after_one_round_at(101), 102, "diff 1 < alpha 2: +1");
-        assert_eq!(after_one_round_at(103), 101, "diff 2.94 → 2, within alpha..beta: hold");
-        assert_eq!(after_one_round_at(105), 101, "diff 4.81 → 4, within alpha..beta: hold");
-        assert_eq!(after_one_round_at(110), 100, "diff 9.18 > beta 4: −1");
+        // diff = 101·(rtt − 100)/100 packets (Linux divides by the base RTT).
+        assert_eq!(after_one_round_at(101), 102, "diff 1.01 → 1 < alpha 2: +1");
+        assert_eq!(after_one_round_at(102), 101, "diff 2.02 → 2, within alpha..beta: hold");
+        assert_eq!(after_one_round_at(104), 101, "diff 4.04 → 4, within alpha..beta: hold");
+        assert_eq!(after_one_round_at(105), 100, "diff 5.05 → 5 > beta 4: −1 (the paper's 4.81 would hold)");
     }
 
     #[test]
@@ -136,7 +139,7 @@ mod tests {
         d.round(&mut cc, ms(150)); // its end still sees the 100 ms round: diff 0
         assert_eq!(cc.control().cwnd, Some(80 * MSS));
         assert_eq!(cc.snapshot().state, "slow_start");
-        // diff = 80·50/150 = 26 > gamma: cwnd = target + 1 = 80·100/150 + 1 = 54.
+        // diff = 80·50/100 = 40 > gamma: cwnd = target + 1 = 80·100/150 + 1 = 54.
         d.round(&mut cc, ms(150));
         assert_eq!(cc.control().cwnd, Some(54 * MSS));
         assert_eq!(cc.snapshot().ssthresh, Some(54 * MSS));

@@ -1,0 +1,78 @@
+//! The vegas-trials figures: ours against the seed's per cell, throughput against the host's
+//! scheduling noise, and the windows and RTTs of single runs.
+
+use crate::plot::{color, Axis, Figure, Marker, Panel, PlotFiles, Series, Style, VersusRow};
+use crate::stats::Summary;
+use crate::UserError;
+use plotters::chart::SeriesLabelPosition;
+use sim::RunResult;
+use std::path::Path;
+
+/// Every cell, the seed's mean and range beside ours (log axis: the trials span 7 to 300
+/// Mbit/s).
+pub fn versus(dir: &Path, rows: &[VersusRow], runs: usize) -> Result<PlotFiles, UserError> {
+    crate::plot::versus(
+        dir,
+        "vegas-trials-versus-seed",
+        "iperf throughput per trial and algorithm: the seed's five runs against ours",
+        "throughput (Mbit/s, log scale)",
+        rows,
+        true,
+        &format!("ours: mean, min–max over {runs} seeds"),
+    )
+}
+
+/// Mean throughput (with min–max bars) against the upper bound of the host noise, one series
+/// per algorithm, with the seed's trial-1 means as dashed lines.
+pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], seed_means: &[(&str, f64)]) -> Result<PlotFiles, UserError> {
+    let hi_x = noise_ms.iter().copied().fold(0.0, f64::max);
+    let mut series = Vec::new();
+    let markers = [Marker::Circle, Marker::Triangle, Marker::Square];
+    for (k, (name, sums)) in ours.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = noise_ms.iter().zip(sums).map(|(x, s)| (*x, s.mean)).collect();
+        let bars: Vec<(f64, f64)> = sums.iter().map(|s| (s.min, s.max)).collect();
+        series.push(Series::new(None, color(k), Style::Line { width: 1 }, pts.clone()));
+        series.push(Series::new(Some(format!("{name} (ours)")), color(k), Style::Points { marker: markers[k % 3], hollow: false }, pts).with_bars(bars, false));
+    }
+    for (k, (name, mean)) in seed_means.iter().enumerate() {
+        series.push(Series::new(Some(format!("{name}: the seed's trial 1 mean")), color(k), Style::Dashed, vec![(0.0, *mean), (hi_x, *mean)]));
+    }
+    let hi_y = ours.iter().flat_map(|(_, s)| s.iter().map(|s| s.max)).chain(seed_means.iter().map(|m| m.1)).fold(0.0, f64::max);
+    Figure {
+        name: "vegas-trials-host-noise".into(),
+        title: format!("Trial 1: throughput against the host's per-ACK delay, uniform on [0, x] (our model: x = {} ms)", crate::table::num(super::testbed::HOST_NOISE.as_secs_f64() * 1e3)),
+        size: crate::plot::WIDE,
+        panels: vec![Panel::new(Axis::new("host scheduling delay, upper bound (ms)", 0.0, hi_x * 1.02), Axis::new("throughput (Mbit/s)", 0.0, hi_y * 1.1), series)
+            .legend_at(SeriesLabelPosition::LowerLeft)],
+    }
+    .write(dir)
+}
+
+/// cwnd (segments, log scale: a window limited by the receiver keeps growing in our sender),
+/// the segments in flight and the latest RTT sample (ms) over the first `until` seconds of
+/// one run per algorithm.
+pub fn windows(dir: &Path, name: &str, title: &str, runs: &[(&str, &RunResult)], until: f64) -> Result<PlotFiles, UserError> {
+    let pick = |r: &RunResult, f: &dyn Fn(&sim::results::FlowSample) -> Option<f64>| -> Vec<(f64, f64)> {
+        r.series.as_ref().map_or_else(Vec::new, |s| s.flows.iter().filter(|x| x.time <= until).filter_map(|x| f(x).map(|v| (x.time, v))).collect())
+    };
+    let (mut cwnd, mut flight, mut rtt) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, (label, r)) in runs.iter().enumerate() {
+        cwnd.push(Series::new(Some((*label).into()), color(k), Style::Line { width: 2 }, pick(r, &|x| x.cwnd.filter(|c| *c >= 1.0))));
+        flight.push(Series::new(Some((*label).into()), color(k), Style::Line { width: 2 }, pick(r, &|x| Some(x.inflight as f64))));
+        rtt.push(Series::new(Some((*label).into()), color(k), Style::Line { width: 1 }, pick(r, &|x| x.rtt_ms)));
+    }
+    let top = |s: &[Series]| s.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
+    let decade = |v: f64| 10f64.powf(v.max(1.0).log10().ceil());
+    let x = Axis::new("time (s)", 0.0, until);
+    Figure {
+        name: name.into(),
+        title: title.into(),
+        size: (1200, 1100),
+        panels: vec![
+            Panel::new(x.clone(), Axis::log("cwnd (segments, log scale)", 1.0, decade(top(&cwnd))), cwnd).legend_at(SeriesLabelPosition::LowerRight),
+            Panel::new(x.clone(), Axis::new("segments in flight", 0.0, top(&flight) * 1.1), flight).legend_at(SeriesLabelPosition::LowerRight),
+            Panel::new(x, Axis::new("latest RTT sample (ms)", 0.0, top(&rtt) * 1.1), rtt).legend_at(SeriesLabelPosition::LowerRight),
+        ],
+    }
+    .write(dir)
+}
