@@ -74,6 +74,10 @@ pub struct RunArgs {
     /// netem delay/jitter/loss on the return path (ACKs), as `tc ... netem` on the receiver.
     #[arg(long)]
     pub netem_reverse: Option<String>,
+    /// End hosts' timing noise: a preset (testbed, nic, vm, off) and/or
+    /// "irq_gap T latency T stall T every T" (default off).
+    #[arg(long)]
+    pub host_noise: Option<String>,
     /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
     #[arg(long, allow_hyphen_values = true)]
     pub buffer: Option<String>,

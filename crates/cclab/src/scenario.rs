@@ -12,6 +12,7 @@
 //! buffer = "1bdp"             # or "100pkts", "150KB"
 //! netem = "delay 10ms loss 0.1%"
 //! schedule = [{ at = "20s", rate = "2.5mbit" }]
+//! host_noise = "testbed"      # end hosts' timing noise (sim::hostnoise); default off
 //!
 //! [defaults]                  # applies to every flow
 //! rtt = "100ms"
@@ -40,7 +41,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use sim::netem::LossSpec;
 use sim::units::{parse_percent, parse_rate, parse_size, parse_time, PERCENT_FORMS, RATE_FORMS, SIZE_FORMS, TIME_FORMS};
-use sim::{FlowConfig, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig, Trace, Transport};
+use sim::{FlowConfig, HostNoise, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig, Trace, Transport};
 use std::fmt;
 
 /// Declares a string-valued unit type whose parse errors become serde errors.
@@ -259,6 +260,9 @@ pub struct LinkSpec {
     /// Random ACK processing delay at senders, uniform up to this (default: one packet's
     /// time at the bottleneck; "0s" for none).
     pub host_jitter: Option<TimeArg>,
+    /// End hosts' timing noise (`sim::hostnoise`): a preset (`testbed`, `nic`, `vm`, `off`)
+    /// and/or `irq_gap T latency T stall T every T`. Default off.
+    pub host_noise: Option<String>,
     pub schedule: Option<Vec<ScheduleStep>>,
 }
 
@@ -551,6 +555,7 @@ impl Scenario {
                 netem: (!netem.is_empty()).then_some(netem),
                 netem_reverse: (!netem_reverse.is_empty()).then_some(netem_reverse),
                 host_jitter: cfg.link.host_jitter.map(time),
+                host_noise: (!cfg.link.host_noise.is_off()).then(|| cfg.link.host_noise.to_string()),
                 loss: None,
                 schedule: (!cfg.link.schedule.is_empty()).then(|| {
                     cfg.link.schedule.iter().map(|&(at, r)| ScheduleStep { at: Some(time(at)), rate: Some(rate(r)) }).collect()
@@ -594,6 +599,7 @@ impl Scenario {
         take!(self.link.loss, over.link.loss);
         take!(self.link.netem_reverse, over.link.netem_reverse);
         take!(self.link.host_jitter, over.link.host_jitter);
+        take!(self.link.host_noise, over.link.host_noise);
         take!(self.link.schedule, over.link.schedule);
         self.defaults = over.defaults.or(&self.defaults);
         take!(self.flows, over.flows);
@@ -665,6 +671,10 @@ impl Scenario {
             schedule,
             buffer: l.buffer.as_ref().map_or(QueueLimit::Bdp(1.0), |b| b.0),
             host_jitter: l.host_jitter.as_ref().map(|t| t.0),
+            host_noise: match &l.host_noise {
+                Some(s) => HostNoise::parse(s).map_err(|e| format!("link.host_noise: {e}"))?,
+                None => HostNoise::OFF,
+            },
             reverse_netem: match &l.netem_reverse {
                 Some(s) => Netem::parse(s).map_err(|e| format!("link.netem_reverse: {e}"))?,
                 None => Netem::default(),
@@ -814,6 +824,22 @@ tlp = false
         let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
         let again = Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap();
         assert_eq!(again, cfg, "{text}");
+    }
+
+    #[test]
+    fn host_noise_is_a_link_key_written_back_only_when_on() {
+        let s = Scenario::from_toml("[link]\nhost_noise = \"vm every 20ms\"\n[[flows]]\ncc = \"reno\"\n", "s.toml").unwrap();
+        let cfg = s.resolve().unwrap();
+        assert_eq!(cfg.link.host_noise.stall_every, Time::from_millis(20));
+        assert_eq!(cfg.link.host_noise.stall_max, sim::hostnoise::VM_STALL_MAX);
+        let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
+        assert_eq!(Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap(), cfg, "{text}");
+        let off = Scenario::from_toml("[[flows]]\ncc = \"reno\"\n", "s.toml").unwrap().resolve().unwrap();
+        assert!(!toml::to_string_pretty(&Scenario::from_config(&off)).unwrap().contains("host_noise"));
+        let e = err("[link]\nhost_noise = \"latency 2s\"\n[[flows]]\ncc = \"reno\"\n");
+        assert!(e.contains("link.host_noise: latency: 2s is outside"), "{e}");
+        let e = err("[link]\nhost_noise = \"quiet\"\n[[flows]]\ncc = \"reno\"\n");
+        assert!(e.contains("link.host_noise: `quiet` is not a preset"), "{e}");
     }
 
     #[test]

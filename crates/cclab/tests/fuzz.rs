@@ -138,6 +138,7 @@ fn scenario_value(kind: &'static str) -> BoxedStrategy<String> {
     let quoted = |v: Vec<&'static str>| prop::sample::select(v).prop_map(|s| format!("\"{s}\"")).boxed();
     match kind {
         "time" => prop_oneof![quoted(vec!["0.2s", "0s", "-1s", "1e308s", "1ns", "100ms", "1e9s", "5", "abc", "nan s"]), Just("60".to_string())].boxed(),
+        "host_noise" => quoted(vec!["testbed", "vm stall 6ms every 20ms", "nic", "off", "latency", "latency 2s", "stall 1ms", "irq_gap -1us", "every 0s stall 1ms"]),
         "rate" => quoted(vec!["10mbit", "0mbit", "150KB", "1e20gbit", "7", "-5mbit", "1bit", "5MBps", "40Mbps"]),
         "buffer" => quoted(vec!["1bdp", "0bdp", "1B", "7", "1e308bdp", "100pkts", "0.5pkts", "150KB", "nanbdp"]),
         "size" => quoted(vec!["1MB", "0B", "1B", "1e30GB", "-1KB", "64KiB"]),
@@ -199,6 +200,7 @@ fn scenario_text() -> impl Strategy<Value = String> {
             ("netem_reverse", "netem"),
             ("loss", "percent"),
             ("host_jitter", "time"),
+            ("host_noise", "host_noise"),
             ("bogus", "int"),
         ])
         .prop_flat_map(|(k, kind)| scenario_value(kind).prop_map(move |v| format!("{k} = {v}"))),

@@ -1,5 +1,6 @@
 //! What a simulation run is made of: a dumbbell with one bottleneck and any number of flows.
 
+use crate::hostnoise::HostNoise;
 use crate::netem::Netem;
 use crate::qdisc::QdiscConfig;
 use crate::trace::Trace;
@@ -39,6 +40,9 @@ pub struct LinkConfig {
     /// randomness a deterministic simulation of drop-tail queues lets some flows dodge every
     /// drop by their phase alone. `Some(0)` turns it off.
     pub host_jitter: Option<Time>,
+    /// End hosts' timing noise: interrupt moderation, wake-up latency, stalls (see
+    /// [`crate::hostnoise`]; off by default). It sits beside `host_jitter`, which it adds to.
+    pub host_noise: HostNoise,
 }
 
 impl Default for LinkConfig {
@@ -52,6 +56,7 @@ impl Default for LinkConfig {
             netem: Netem::default(),
             reverse_netem: Netem::default(),
             host_jitter: None,
+            host_noise: HostNoise::OFF,
         }
     }
 }
@@ -317,6 +322,7 @@ impl cc::check::Validate for LinkConfig {
         if let Some(j) = self.host_jitter {
             within("host_jitter", j, Time::ZERO..=Time::from_secs(1))?;
         }
+        self.host_noise.validate().map_err(|e| format!("host_noise: {e}"))?;
         Ok(())
     }
 }

@@ -12,6 +12,7 @@
 pub mod config;
 pub mod endpoint;
 pub mod event;
+pub mod hostnoise;
 pub mod impair;
 pub mod link;
 pub mod netem;
@@ -28,6 +29,7 @@ pub mod trace;
 pub mod units;
 
 pub use config::{FlowConfig, LinkConfig, QueueLimit, SimConfig, Transport};
+pub use hostnoise::HostNoise;
 pub use netem::{LossSpec, Netem};
 pub use qdisc::QdiscConfig;
 pub use results::{FlowSummary, LinkSummary, RunResult, Summary, TimeSeries};

@@ -70,7 +70,7 @@ pub struct Netem {
 const SUPPORTED: &str = "delay, distribution, loss (random, gemodel), rate, limit";
 
 /// `t` in the units netem strings use (ms, or us/ns when not whole).
-fn fmt_time(t: Time) -> String {
+pub(crate) fn fmt_time(t: Time) -> String {
     if t.0 % 1_000_000 == 0 {
         format!("{}ms", t.0 / 1_000_000)
     } else if t.0 % 1_000 == 0 {

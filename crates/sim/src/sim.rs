@@ -8,6 +8,7 @@
 use crate::config::SimConfig;
 use crate::endpoint::{Back, Endpoint, FlowCounters};
 use crate::event::{EventKind, EventQueue};
+use crate::hostnoise::HostClock;
 use crate::impair::{DelayProcess, LossProcess};
 use crate::link::{Admission, Bottleneck, ReturnPath};
 use crate::packet::{DataPacket, ECT0, NOT_ECT};
@@ -79,9 +80,21 @@ pub struct Simulation {
     /// Per-flow ACK processing jitter (Floyd & Jacobson's random overhead).
     host_jitter: Time,
     jitter_rng: cc::CcRng,
+    /// Each flow's sender and receiver host clocks, when the host noise model is on (empty
+    /// when it is off: no state, no random draws).
+    hosts: Vec<[HostClock; 2]>,
     /// Feedback a receiver produced in one event, before it is sent back: one buffer reused
     /// for every event, so that no packet costs an allocation.
     back_scratch: Vec<Back>,
+}
+
+/// Flow `i`'s sender host is host `2i` and its receiver host `2i + 1` (their RNG streams).
+fn host_clocks(cfg: &SimConfig) -> Vec<[HostClock; 2]> {
+    let noise = cfg.link.host_noise;
+    if noise.is_off() {
+        return Vec::new();
+    }
+    (0..cfg.flows.len() as u64).map(|i| [HostClock::new(noise, cfg.seed, 2 * i), HostClock::new(noise, cfg.seed, 2 * i + 1)]).collect()
 }
 
 impl Simulation {
@@ -156,6 +169,7 @@ impl Simulation {
             reverse_delay: ReturnPath::delay(&cfg),
             host_jitter: cfg.link.host_jitter.unwrap_or_else(|| cfg.initial_rate().tx_time(1500)),
             jitter_rng: component_rng(cfg.seed, RNG_HOST_JITTER),
+            hosts: host_clocks(&cfg),
             back_scratch: Vec::new(),
             cfg,
         })
@@ -395,7 +409,10 @@ impl Simulation {
         let extra = self.link.delay.sample();
         let i = p.flow as usize;
         let f = &mut self.flows[i];
-        let at = now + extra + f.fwd_delay;
+        let mut at = now + extra + f.fwd_delay;
+        if let Some([_, receiver]) = self.hosts.get_mut(i) {
+            at = receiver.process(at);
+        }
         if f.data_pipe.push(at, p) {
             f.data_gen = f.data_gen.wrapping_add(1);
             self.events.schedule(at, EventKind::DataArrival, i as u32, f.data_gen);
@@ -452,7 +469,10 @@ impl Simulation {
         let jitter = self.draw_jitter(shared);
         extra += jitter;
         let f = &mut self.flows[i];
-        let at = self.now + f.rev_delay + extra;
+        let mut at = self.now + f.rev_delay + extra;
+        if let Some([sender, _]) = self.hosts.get_mut(i) {
+            at = sender.process(at);
+        }
         if f.back_pipe.push(at, back) {
             f.back_gen = f.back_gen.wrapping_add(1);
             self.events.schedule(at, EventKind::AckArrival, i as u32, f.back_gen);

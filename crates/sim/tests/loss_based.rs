@@ -83,13 +83,20 @@ fn cubic_window_follows_the_cubic_function_in_the_trace() {
             })
             .fold(0.0, f64::max)
     };
-    let before: Vec<_> = epochs.iter().filter(|e| rows[e.1.min(rows.len() - 1)].time < 40.0).collect();
+    // An epoch cut short within a few round trips is a chained recovery: a segment sent after
+    // the first reduction began was lost too, so when the recovery point is acknowledged a
+    // new episode opens at once and CUBIC reduces again (Linux `tcp_fastretrans_alert`,
+    // `tcp_time_to_recover`). Only whole epochs (a second or more) can be held to W(t).
+    let before: Vec<_> = epochs.iter().filter(|e| e.1 >= e.0 + 10 && rows[e.1.min(rows.len() - 1)].time < 40.0).collect();
     assert!(before.len() >= 2, "need complete loss epochs before the rate change, found {}", before.len());
     for e in &before[1..] {
         let worst = deviation(e);
         assert!(worst < 0.1, "concave epoch at {:.1} s strays {:.1} % of W_max from W(t)", rows[e.0].time, worst * 100.0);
-        // On a fixed link the next loss comes back at about the old maximum.
-        assert!((cwnd(e.1 - 1) - e.2).abs() < 0.15 * e.2, "epoch at {:.1} s ends at {:.0}, W_max {:.0}", rows[e.0].time, cwnd(e.1 - 1), e.2);
+        // On a fixed link the next loss comes when the window fills the pipe and the buffer:
+        // BDP + 1 BDP of drop-tail buffer (in 1448-byte payloads of 1500-byte packets). After a
+        // chained reduction W_max is below that (fast convergence), and W(t) passes it.
+        let full = 2.0 * 50e6 / 8.0 / 1500.0 * 0.1;
+        assert!((cwnd(e.1 - 1) - full).abs() < 0.15 * full, "epoch at {:.1} s ends at {:.0}, BDP + buffer {full:.0}", rows[e.0].time, cwnd(e.1 - 1));
     }
     // The epoch in progress when the capacity doubles goes convex past W_max.
     let across = epochs.iter().find(|e| rows[e.0].time < 40.0 && rows[e.1.min(rows.len() - 1)].time > 40.0).expect("an epoch spans 40 s");

@@ -351,7 +351,8 @@ impl CaState {
     /// `in_recovery = false` until the recovery point is acknowledged.
     pub fn after(self, fb: &Feedback) -> CaState {
         if fb.in_recovery {
-            if fb.lost_packets > 0 || (self == CaState::Recovery && !fb.recovery_ended) {
+            let loss_episode = fb.new_episode && !fb.ecn_congestion;
+            if fb.lost_packets > 0 || loss_episode || (self == CaState::Recovery && !fb.recovery_ended) {
                 CaState::Recovery
             } else {
                 CaState::Cwr

@@ -1063,7 +1063,12 @@ impl SenderCore {
     }
 
     /// Recovery ends when the recovery point is acknowledged (RFC 6582), or for Reno without
-    /// SACK at the first ACK that advances (RFC 5681 §3.2).
+    /// SACK at the first ACK that advances (RFC 5681 §3.2). If segments marked lost are still
+    /// outstanding then (lost beyond the old recovery point, found while it lasted), a new
+    /// episode opens on the same ACK: Linux `tcp_fastretrans_alert` returns to Open and at once
+    /// re-enters Recovery because `tcp_time_to_recover` holds ("the loss is proven":
+    /// `lost_out > 0`). Under heavy random loss the sender thus stays in recovery, one
+    /// reduction per round trip, instead of passing through Open between episodes.
     fn end_recovery(&mut self, advanced: bool, flavor: FastRecovery, fb: &mut Feedback) {
         if self.state != RecoveryState::Open {
             let reno_exit =
@@ -1072,6 +1077,10 @@ impl SenderCore {
                 self.state = RecoveryState::Open;
                 self.prr = None;
                 fb.recovery_ended = true;
+                if self.lost_out > 0 {
+                    fb.new_episode = true;
+                    self.enter_recovery();
+                }
             }
         }
     }
@@ -1566,6 +1575,42 @@ mod tests {
         assert_eq!(pattern(true), [1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0]);
         // pipe < cwnd: limited transmit, silence while pipe ≥ cwnd = 10, then one per ACK.
         assert_eq!(pattern(false), [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    }
+
+    /// A segment sent during recovery and found lost before it ends keeps the sender in
+    /// recovery: the ACK that reaches the recovery point opens a new episode at once (Linux
+    /// `tcp_fastretrans_alert`: Open, then `tcp_time_to_recover` with `lost_out > 0`), and the
+    /// controller reduces once more. Segment 0 is lost; limited transmit sends 20 and 21, so
+    /// the recovery point is 22, and 22, the first segment sent in recovery, is lost too.
+    #[test]
+    fn a_loss_found_during_recovery_opens_the_next_episode_when_it_ends() {
+        let cfg = SenderConfig::default();
+        let mut s = SenderCore::with_controller(cfg, Cc::Custom(Box::new(Halving { cwnd: 20 * MSS })), component_rng(1, 1));
+        s.on_handshake(ms(100));
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 20);
+        for k in 1..20 {
+            let now = ms(100) + us(100 * k);
+            s.on_ack(now, &ack(0, Some((1, k + 1)), Time::ZERO));
+            send_all(&mut s, now);
+        }
+        assert_eq!((s.recovery_state(), s.stats().loss_episodes), (RecoveryState::Recovery, 1));
+        assert_eq!(s.recovery_point, 22);
+        assert!(s.snd_nxt >= 26, "sent up to {}", s.snd_nxt);
+        // 23..26 SACKed above the hole at 22: lost (DupThresh), inside the open episode.
+        let t = ms(200);
+        let mut a = ack(0, Some((1, 22)), Time::ZERO);
+        a.sack[1] = SackBlock { start: 23, end: 26 };
+        a.n_sack = 2;
+        let fb = s.on_ack(t, &a);
+        assert!(!fb.new_episode && fb.lost_packets >= 1, "{fb:?}");
+        assert_eq!(s.stats().loss_episodes, 1);
+        // The retransmission of 0 arrives: snd.una = 22 reaches the recovery point with 22
+        // still lost; the episode ends and the next one opens on the same ACK.
+        let fb = s.on_ack(t + ms(1), &ack(22, Some((23, 26)), t));
+        assert!(fb.recovery_ended && fb.new_episode && fb.in_recovery, "{fb:?}");
+        assert_eq!((s.recovery_state(), s.stats().loss_episodes), (RecoveryState::Recovery, 2));
+        assert_eq!(s.control().cwnd, Some(5 * MSS));
+        s.check_invariants().unwrap();
     }
 
     /// A lost tail (the last four of 20 segments): without TLP only the RTO (SRTT + 200 ms)
