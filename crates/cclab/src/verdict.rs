@@ -266,10 +266,10 @@ mod tests {
     fn one_run_against_our_prediction_interval() {
         // Ours 1..8: mean 4.5, sd 2.449; t(0.975, 7) = 2.365 gives 4.5 ± 6.14.
         let ours = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
-        assert_eq!(Claim::one_run("x", &ours, 10.5, "s").verdict, Verdict::Holds);
-        let c = Claim::one_run("x", &ours, 10.7, "s");
+        assert_eq!(Claim::one_run("x", &ours, 10.5, 0.0, "s").verdict, Verdict::Holds);
+        let c = Claim::one_run("x", &ours, 10.7, 0.0, "s");
         assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
-        assert_eq!(Claim::one_run("x", &[3.0], 3.0, "s").verdict, Verdict::NotComparable);
+        assert_eq!(Claim::one_run("x", &[3.0], 3.0, 0.0, "s").verdict, Verdict::NotComparable);
     }
 
     #[test]
