@@ -100,6 +100,7 @@ def run(
     prr: bool = True,
     tlp: bool = True,
     delayed_ack: bool = False,
+    handshake: bool = False,
     pacing: bool = False,
     startup: str | None = None,
     receiver: str | None = None,
@@ -124,6 +125,8 @@ def run(
     - ``rate``, ``rtt``, ``duration``, ``buffer``, ``queue``, ``loss``, ``netem``, ...: strings
       with units, as on the command line (``"40mbit"``, ``"100ms"``, ``"1bdp"``, ``"1%"``).
     - ``seed``: the run's seed. The same scenario and seed give the same figures.
+    - ``handshake``: TCP's three-way handshake, data starting one base RTT after each flow
+      (as a kernel's ``connect()``; compare with the testbed with it on).
     - ``startup``: how window-based flows start, ``"controller"`` (their own slow start,
       HyStart or STARTUP) or ``"paced-chirping"`` (Misund & Briscoe 2019).
     - ``receiver``: a misbehaving receiver on every TCP flow (Savage et al. 1999),

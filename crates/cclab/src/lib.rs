@@ -112,6 +112,10 @@ pub struct RunArgs {
     /// Delayed ACKs (every second segment or 40 ms).
     #[arg(long)]
     pub delayed_ack: bool,
+    /// TCP's three-way handshake: data starts one base RTT after the flow (RFC 9293 §3.5),
+    /// as from a kernel's connect(); goodput still counts from the start.
+    #[arg(long)]
+    pub handshake: bool,
     /// How window-based flows start: controller (their own slow start, HyStart or STARTUP)
     /// or paced-chirping (Misund & Briscoe 2019, handing over to congestion avoidance).
     #[arg(long)]

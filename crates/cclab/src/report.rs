@@ -32,7 +32,7 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
-    Claims { claims: Vec<Claim>, explained: Vec<Explained>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
+    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
 }
 
 /// The claims that share one verdict and one explanation, listed once.
@@ -123,8 +123,9 @@ impl Section {
 
     /// The verdict table: each claim of the seed, ours, the test and the verdict (rows
     /// coloured by verdict), the tally, then why each claim that does not hold differs, what
-    /// was fitted and what cannot be compared.
-    pub fn claims(&mut self, claims: &[Claim]) -> &mut Self {
+    /// was fitted and what cannot be compared. `reference` heads the column of the figures
+    /// ours are judged against: "seed", or "kernel" for the simulator against the testbed.
+    pub fn claims(&mut self, reference: &str, claims: &[Claim]) -> &mut Self {
         let (holds, judged) = tally(claims);
         let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
         let mut explained: Vec<Explained> = Vec::new();
@@ -135,6 +136,7 @@ impl Section {
             }
         }
         self.blocks.push(Block::Claims {
+            reference: reference.to_string(),
             claims: claims.to_vec(),
             explained,
             holds,
@@ -211,7 +213,7 @@ mod tests {
         let plot = ok(crate::plot::throughput_delay(dir, "td", "T & D", ("throughput (Mbit/s)", "p95 delay (ms)"), &pts));
         let mut r = Report::new("A <report>");
         r.description("First.\n\nSecond & last.").parameter("rate", "40 Mbit/s").parameter("seed", 1);
-        r.section("Verdicts").claims(&claims());
+        r.section("Verdicts").claims("seed", &claims());
         r.section("Tables").text("Some text.").table("t", &["a", "b"], &[vec!["1".into(), "<x>".into()]]);
         ok(ok(r.section("Plots").plots(std::slice::from_ref(&plot))).image("the SVG", &plot.svg));
         r
@@ -265,7 +267,7 @@ mod tests {
     #[test]
     fn verdicts_are_marked_and_explained() {
         let mut r = Report::new("c");
-        r.section("Verdicts").claims(&claims());
+        r.section("Verdicts").claims("seed", &claims());
         let html = ok(r.to_html());
         let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr class=")).collect();
         assert_eq!(rows.len(), 5, "{html}");
@@ -280,7 +282,7 @@ mod tests {
         let mut twice = claims();
         twice.push(Claim::not_comparable("bytes", "1".into(), "2".into(), "the seed counted both directions"));
         let mut r = Report::new("c");
-        r.section("Verdicts").claims(&twice);
+        r.section("Verdicts").claims("seed", &twice);
         let html = ok(r.to_html());
         assert!(html.contains("<dt>packets; bytes: not comparable</dt>"), "one explanation for both: {html}");
         assert!(html.contains("<dd>the share was fitted to it</dd>"));

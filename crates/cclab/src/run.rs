@@ -84,6 +84,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if a.delayed_ack {
         d.delayed_ack = Some(true);
     }
+    if a.handshake {
+        d.handshake = Some(true);
+    }
     d.startup = flag::<StartupArg>("startup", &a.startup)?;
     d.receiver = a.receiver.as_deref().map(ReceiverSpec::from_flag).transpose().map_err(|e| UserError(format!("--receiver: {e}")))?;
     d.defences = a.defences.as_deref().map(DefencesSpec::from_flag).transpose().map_err(|e| UserError(format!("--defences: {e}")))?;

@@ -284,6 +284,8 @@ pub struct FlowSpec {
     /// Tail loss probes (RFC 8985 §7; default on with SACK, as Linux).
     pub tlp: Option<bool>,
     pub delayed_ack: Option<bool>,
+    /// TCP's three-way handshake before the first data (one base RTT; default off).
+    pub handshake: Option<bool>,
     pub initial_window: Option<u32>,
     pub rwnd: Option<SizeArg>,
     pub min_rto: Option<TimeArg>,
@@ -430,7 +432,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences, startup)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences, startup)
     }
 }
 
@@ -528,6 +530,7 @@ impl Scenario {
                 prr: Some(f.sender.prr),
                 tlp: Some(f.sender.tlp),
                 delayed_ack: Some(f.delayed_ack),
+                handshake: f.handshake.then_some(true),
                 initial_window: Some(f.sender.initial_window),
                 rwnd: Some(SizeArg(f.sender.rwnd, format!("{}B", f.sender.rwnd))),
                 min_rto: Some(time(f.sender.min_rto)),
@@ -734,6 +737,7 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
         stop: f.stop.as_ref().map(|t| t.0),
         sender,
         delayed_ack: f.delayed_ack.unwrap_or(false),
+        handshake: f.handshake.unwrap_or(false),
         access_rate: f.access_rate.as_ref().map(|r| r.0),
     })
 }

@@ -77,23 +77,43 @@ fn slow_start_exit(r: &RunResult) -> Option<f64> {
     s.flows.iter().find(|f| f.flow == 0 && f.ssthresh.is_some_and(|x| x < 1e6)).map(|f| f.time)
 }
 
+/// One metric: its name, its unit, and how it is read off a run.
+pub struct Measure {
+    pub metric: &'static str,
+    pub unit: &'static str,
+    pub of: fn(&RunResult) -> Option<f64>,
+}
+
+fn flow_sum(r: &RunResult, f: fn(&sim::FlowSummary) -> f64) -> f64 {
+    r.summary.flows.iter().map(f).sum()
+}
+
+/// The metrics both engines are compared on, in table order.
+pub const MEASURES: [Measure; 8] = [
+    Measure { metric: "throughput", unit: "Mbit/s", of: |r| Some(flow_sum(r, |f| f.throughput_bps) / 1e6) },
+    Measure { metric: "goodput", unit: "Mbit/s", of: |r| Some(flow_sum(r, |f| f.goodput_bps) / 1e6) },
+    Measure { metric: "retransmissions", unit: "count", of: |r| Some(flow_sum(r, |f| f.retransmits as f64)) },
+    Measure { metric: "timeouts", unit: "count", of: |r| Some(flow_sum(r, |f| f.timeouts as f64)) },
+    Measure { metric: "cwnd mean", unit: "segments", of: cwnd_mean },
+    Measure { metric: "slow-start exit", unit: "s", of: slow_start_exit },
+    Measure { metric: "queueing delay mean", unit: "ms", of: |r| Some(r.summary.link.queue_delay_ms.mean) },
+    Measure { metric: "link utilisation", unit: "%", of: |r| Some(r.summary.link.utilization * 100.0) },
+];
+
+/// The measure named `metric` (one of [`MEASURES`]).
+pub fn measure(metric: &str) -> &'static Measure {
+    MEASURES.iter().find(|m| m.metric == metric).unwrap_or_else(|| panic!("no twin metric {metric}"))
+}
+
 pub fn twin_metrics(ours: &RunResult, kernel: &RunResult) -> Vec<TwinMetric> {
-    let sum = |r: &RunResult, f: fn(&sim::FlowSummary) -> f64| r.summary.flows.iter().map(f).sum::<f64>();
     let interval = ours.series.as_ref().and_then(|s| s.flows.first()).map_or(0.0, |f| f.time);
-    let both = |metric, unit, f: &dyn Fn(&RunResult) -> Option<f64>| {
-        let resolution = if metric == "slow-start exit" { interval } else { 0.0 };
-        TwinMetric { metric, unit, ours: f(ours), kernel: f(kernel), resolution }
-    };
-    vec![
-        both("throughput", "Mbit/s", &|r| Some(sum(r, |f| f.throughput_bps) / 1e6)),
-        both("goodput", "Mbit/s", &|r| Some(sum(r, |f| f.goodput_bps) / 1e6)),
-        both("retransmissions", "count", &|r| Some(sum(r, |f| f.retransmits as f64))),
-        both("timeouts", "count", &|r| Some(sum(r, |f| f.timeouts as f64))),
-        both("cwnd mean", "segments", &cwnd_mean),
-        both("slow-start exit", "s", &slow_start_exit),
-        both("queueing delay mean", "ms", &|r| Some(r.summary.link.queue_delay_ms.mean)),
-        both("link utilisation", "%", &|r| Some(r.summary.link.utilization * 100.0)),
-    ]
+    MEASURES
+        .iter()
+        .map(|m| {
+            let resolution = if m.metric == "slow-start exit" { interval } else { 0.0 };
+            TwinMetric { metric: m.metric, unit: m.unit, ours: (m.of)(ours), kernel: (m.of)(kernel), resolution }
+        })
+        .collect()
 }
 
 pub fn twin_table(title: &str, ours: &RunResult, kernel: &RunResult) -> Table {

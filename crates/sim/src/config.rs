@@ -132,6 +132,11 @@ pub struct FlowConfig {
     pub sender: SenderConfig,
     /// Acknowledge every second segment (or after 40 ms) instead of every segment.
     pub delayed_ack: bool,
+    /// TCP's three-way handshake (RFC 9293 §3.5): the first data leaves one base RTT after
+    /// `start`, when SYN and SYN-ACK have crossed the path, as from a kernel's `connect()`;
+    /// goodput and completion times still count from `start`. The SYN and SYN-ACK are not
+    /// themselves queued or lost. Off: data leaves at `start` (most simulators' default).
+    pub handshake: bool,
     /// The sender's access link (NIC) rate. `None`: ten times the bottleneck's initial rate,
     /// as in the TCP-SACK seed's 100/10/100 Mbit/s topology.
     pub access_rate: Option<Rate>,
@@ -163,6 +168,7 @@ impl FlowConfig {
             stop: None,
             sender: SenderConfig::default(),
             delayed_ack: false,
+            handshake: false,
             access_rate: None,
             attack: None,
         }

@@ -5,7 +5,7 @@
 //! only its head event; timers are cancelled lazily by generation numbers. Every random
 //! process has its own RNG derived from `(seed, component id)`.
 
-use crate::config::SimConfig;
+use crate::config::{SimConfig, Transport};
 use crate::endpoint::{Back, Endpoint, FlowCounters};
 use crate::event::{EventKind, EventQueue};
 use crate::hostnoise::HostClock;
@@ -110,7 +110,9 @@ impl Simulation {
             .map(|(i, f)| {
                 let rng = component_rng(cfg.seed, i as u64);
                 let (ep, header_bytes) = Endpoint::with_attack(&f.transport, &f.sender, f.delayed_ack, f.attack, rng);
-                events.schedule(f.start, EventKind::FlowStart, i as u32, 0);
+                // With a handshake the data starts once SYN and SYN-ACK have crossed the path.
+                let first_data = if f.handshake && matches!(f.transport, Transport::Tcp(_)) { f.start + cfg.base_rtt(i) } else { f.start };
+                events.schedule(first_data, EventKind::FlowStart, i as u32, 0);
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);
                 }

@@ -141,6 +141,24 @@ fn sized_transfer_completes() {
     assert!(fct >= floor && fct < 3.0 * floor, "completion {fct} s, floor {floor} s");
 }
 
+/// TCP's three-way handshake (RFC 9293 §3.5) holds the data back for one base RTT: on a
+/// lossless link the same transfer completes exactly one RTT later (its completion time counts
+/// from the flow's start, as an application's does from `connect()`), and every packet's
+/// timing after that is the same run shifted.
+#[test]
+fn a_handshake_delays_a_transfer_by_one_round_trip() {
+    let run = |handshake: bool| {
+        let mut f = flow("newreno", 50);
+        f.sender.data_limit = Some(2_000_000);
+        f.handshake = handshake;
+        simulate(1, 30, link(20.0, QueueLimit::Bdp(1.0)), vec![f]).summary.flows[0].clone()
+    };
+    let (without, with) = (run(false), run(true));
+    let fct = |s: &::sim::FlowSummary| s.completion_time_s.expect("completed");
+    assert!((fct(&with) - fct(&without) - 0.050).abs() < 1e-9, "{} against {}", fct(&with), fct(&without));
+    assert_eq!((with.bytes_delivered, with.retransmits), (without.bytes_delivered, without.retransmits));
+}
+
 /// netem jitter reorders packets (its queue is sorted by departure time); the transfer still
 /// works and the receiver sees duplicates only from spurious retransmissions.
 #[test]

@@ -40,6 +40,9 @@ pub struct Output {
     pub tables: Vec<Table>,
     /// The seed's claims with ours and a verdict each: the report opens with them.
     pub claims: Vec<Claim>,
+    /// What the claims' reference figures are, where not a seed's (the `twin` experiment's
+    /// are the kernel's runs): heads their column in the report.
+    pub reference: Option<&'static str>,
     /// Free text for the report: assumptions, where we differ and why.
     pub notes: Vec<String>,
     /// Plots for the report, under a heading each (files already written).

@@ -40,7 +40,10 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
     r.description(e.description);
     r.parameter("experiment", e.name).parameter("seed document", e.seed).parameter("mode", if opts.fast { "fast" } else { "full" });
     if !out.claims.is_empty() {
-        r.section("Verdicts: the seed's claims beside ours").claims(&out.claims);
+        match out.reference {
+            None => r.section("Verdicts: the seed's claims beside ours").claims("seed", &out.claims),
+            Some(reference) => r.section(&format!("Verdicts: ours against the {reference}")).claims(reference, &out.claims),
+        };
     }
     let results = r.section("Results");
     for t in &out.tables {

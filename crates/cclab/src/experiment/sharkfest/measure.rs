@@ -37,6 +37,11 @@ pub const COMPOUND_LINK: Link = Link { mbps: 20.0, rtt_ms: 200 };
 pub const ALONE_S: u64 = 60;
 
 impl Link {
+    /// The bandwidth-delay product in full-sized segments (1500-byte frames).
+    pub fn bdp_segments(&self) -> f64 {
+        self.mbps * 1e6 * self.rtt_ms as f64 / 1e3 / (1500.0 * 8.0)
+    }
+
     pub fn label(&self) -> String {
         format!("{} Mbit/s, {} ms", self.mbps, self.rtt_ms)
     }
@@ -71,6 +76,50 @@ impl Link {
         let r = run_one(self.config(self.flows(&[cc, rival]), secs, 0.0, seed), dir)?;
         Ok(second_half_share(&r))
     }
+}
+
+/// One flow alone on a link whose buffer is 1 % of the BDP, so that every RTT stays within 1 %
+/// of the base RTT that the talk's recovery times assume. The flow is paced (as Linux with the
+/// fq qdisc): unpaced, slow start's line-rate bursts overflow so small a buffer at a tenth of
+/// the BDP. Its cwnd is sampled every 10 ms. Lossless and drop-tail, so the run is the same on
+/// every seed.
+pub fn recovery_run(cc: &str, link: Link, secs: u64, dir: &Path) -> Result<RunResult, UserError> {
+    let mut cfg = link.config(link.flows(&[cc]), secs, 0.0, 1);
+    cfg.flows[0].sender.pace_window = true;
+    cfg.link.buffer = QueueLimit::Bdp(0.01);
+    cfg.sample_interval = Some(Time::from_millis(10));
+    run_one(cfg, dir)
+}
+
+/// "Recovery time after packet loss": for each loss recovery of the first flow but the first
+/// (the slow-start overshoot, a window the path never carried), the time from the recovery's
+/// end (cwnd at ssthresh) to the window regaining its largest value before that loss, read off
+/// the sampled cwnd (to one sample interval). A recovery whose window is not regained before
+/// the next loss or the run's end gives none.
+pub fn recovery_times(r: &RunResult) -> Vec<f64> {
+    let Some(series) = &r.series else { return Vec::new() };
+    let samples: Vec<&sim::results::FlowSample> = series.flows.iter().filter(|s| s.flow == 0).collect();
+    let in_recovery = |i: usize| samples[i].state == "recovery";
+    let mut times = Vec::new();
+    let (mut peak, mut recoveries, mut i) = (0.0f64, 0, 0);
+    while i < samples.len() {
+        if !in_recovery(i) {
+            peak = peak.max(samples[i].cwnd.unwrap_or(0.0));
+            i += 1;
+            continue;
+        }
+        while i < samples.len() && in_recovery(i) {
+            i += 1;
+        }
+        recoveries += 1;
+        if recoveries > 1 && i < samples.len() {
+            let exit = samples[i].time;
+            let regained = (i..samples.len()).take_while(|&j| !in_recovery(j)).find(|&j| samples[j].cwnd.is_some_and(|c| c >= peak));
+            times.extend(regained.map(|j| samples[j].time - exit));
+        }
+        peak = 0.0;
+    }
+    times
 }
 
 /// Each flow's goodput between `from` and `to` seconds (bit/s), from the time series.

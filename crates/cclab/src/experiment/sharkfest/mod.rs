@@ -15,8 +15,8 @@ use crate::stats::Summary;
 use crate::table::num;
 use crate::UserError;
 use cc::{display_name, ALGORITHMS};
-use measure::{measure, Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
-use talk::{Results, BBR_LOSS, DAMAGE, KERNEL_RENO_PAIRS};
+use measure::{measure, Link, Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
+use talk::{Recovery, Results, BBR_LOSS, DAMAGE, KERNEL_RENO_PAIRS};
 
 pub const DESCRIPTION: &str = "For every algorithm, on 40 Mbit/s with a 100 ms RTT and one BDP of drop-tail buffer \
 (the talk's testbed), each test on several seeds: alone for 60 s (utilisation; collateral damage = \
@@ -54,7 +54,7 @@ fn ours_row(label: String, seed: Option<(f64, Option<(f64, f64)>)>, xs: &[f64]) 
 
 pub fn run(opts: &Options) -> Result<Output, UserError> {
     let names: Vec<&'static str> = if opts.fast {
-        vec!["reno", "newreno", "scalable", "highspeed", "cubic", "vegas", "illinois", "compound", "westwood", "bbr"]
+        vec!["tahoe", "reno", "newreno", "scalable", "highspeed", "cubic", "vegas", "illinois", "compound", "westwood", "bbr"]
     } else {
         ALGORITHMS.iter().map(|a| a.name).filter(|&n| n != "none").collect()
     };
@@ -86,7 +86,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let scalable_link = (on(SCALABLE_LINK, "scalable", "newreno")?, on(SCALABLE_LINK, "newreno", "newreno")?);
     let compound_alone = seeds_of(&|s| Ok(COMPOUND_LINK.alone("compound", ALONE_S, 0.0, s, &opts.out.join("20-200ms").join(format!("compound-alone-seed-{s}")))?.summary.link.utilization))?;
     let compound_link = (on(COMPOUND_LINK, "compound", "reno")?, on(COMPOUND_LINK, "reno", "reno")?, compound_alone);
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link };
+    let recovery = recovery(opts)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
@@ -97,6 +98,27 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.notes.push("The talk does not give the variable link's period; we alternate every 10 s. Nor does it give the emulator's buffer: every link has one BDP.".into());
     out.notes.push("Packets on the wire count data (retransmissions included) and ACKs once each; the talk's capture counted each twice (see the verdicts).".into());
     Ok(out)
+}
+
+/// The talk's recovery times: Scalable's at 200 ms and Reno's at 1 Gbit/s, 100 ms, each on
+/// [`measure::recovery_run`]'s link. Scalable's time is the same at any rate where its window
+/// exceeds `TCP_SCALABLE_AI_CNT` = 100 segments, so it runs at 1 Gbit/s (fast mode: 100
+/// Mbit/s) for the talk's 10 Gbit/s. Reno's needs the talk's 1 Gbit/s and an 880 s run: paced
+/// slow start ends near W, the climb back from W/2 after the first loss takes W/2 RTTs, and
+/// the one after the second is the one measured (fast mode: 100 Mbit/s, 100 s, not judged).
+fn recovery(opts: &Options) -> Result<Recovery, UserError> {
+    let mbps = if opts.fast { 100.0 } else { 1000.0 };
+    let dir = opts.out.join("recovery");
+    let scalable = measure::recovery_run("scalable", Link { mbps, rtt_ms: 200 }, 20, &dir.join("scalable"))?;
+    let (reno_link, reno_secs) = (Link { mbps, rtt_ms: 100 }, if opts.fast { 100 } else { 880 });
+    let reno = measure::recovery_run("reno", reno_link, reno_secs, &dir.join("reno"))?;
+    let rtt_s = reno.summary.flows[0].rtt_ms.mean / 1e3;
+    Ok(Recovery {
+        scalable_s: measure::recovery_times(&scalable),
+        scalable_mbps: mbps,
+        reno_rtts: measure::recovery_times(&reno).iter().map(|t| t / rtt_s).collect(),
+        reno_mbps: mbps,
+    })
 }
 
 fn tables(r: &Results, out: &mut Output) {
@@ -161,6 +183,11 @@ fn tables(r: &Results, out: &mut Output) {
     let mut c = Table::new("Compound alone on 20 Mbit/s, 200 ms (the talk's Compound link, 60 s)", &["utilisation"]);
     c.row(vec![format!("{} %", spread(&r.compound_link.2, 100.0))]);
     out.tables.push(c);
+    let mut rec = Table::new("recovery after a loss: from the end of recovery to the window before it (alone, buffer 1 % of the BDP)", &["algorithm", "link", "recoveries", "recovery time", "the talk"]);
+    let v = &r.recovery;
+    rec.row(vec!["Scalable".into(), format!("{} Mbit/s, 200 ms", num(v.scalable_mbps)), v.scalable_s.len().to_string(), format!("{} s", spread(&v.scalable_s, 1.0)), "2.7 s (200 ms, 10 Gbit/s)".into()]);
+    rec.row(vec!["Reno".into(), format!("{} Mbit/s, 100 ms", num(v.reno_mbps)), v.reno_rtts.len().to_string(), format!("{} RTTs", spread(&v.reno_rtts, 1.0)), "4000 RTTs (1 Gbit/s, 100 ms)".into()]);
+    out.tables.push(rec);
     let mut b = Table::new(&format!("BBR under random loss (alone, {ALONE_S} s)"), &["loss", "goodput (Mbit/s)", "the talk"]);
     for (&(p, talk, words), g) in BBR_LOSS.iter().zip(&r.bbr_loss) {
         b.row(vec![format!("{} %", num(p * 100.0)), spread(g, 1.0), talk.map_or(format!("\"{words}\""), |t| format!("{t} Mbit/s"))]);

@@ -24,7 +24,7 @@
 //! split from 0.43 to 0.62 over six runs (issue 15). Every friendliness claim is therefore
 //! judged on several seeds against our own Reno-against-Reno runs on the same seeds.
 
-use super::measure::{Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK};
+use super::measure::{Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
 use crate::experiment::Claim;
 use crate::stats::{welch_p, Summary};
 use crate::verdict::{Verdict, ALPHA};
@@ -76,6 +76,16 @@ pub const BBR_LOSS: &[(f64, Option<f64>, &str)] = &[
 /// over the second half, six kernel runs (issue 15).
 pub const KERNEL_RENO_PAIRS: [f64; 6] = [0.53, 0.52, 0.43, 0.51, 0.51, 0.62];
 
+/// Recovery times after a loss, from [`super::measure::recovery_times`].
+pub struct Recovery {
+    /// Scalable at 200 ms, seconds, each recovery of the run.
+    pub scalable_s: Vec<f64>,
+    pub scalable_mbps: f64,
+    /// Reno at 100 ms, in mean RTTs of the run, each recovery.
+    pub reno_rtts: Vec<f64>,
+    pub reno_mbps: f64,
+}
+
 /// Our runs, every figure per seed (seeds in the same order everywhere, so they pair).
 pub struct Results {
     pub seeds: usize,
@@ -87,6 +97,7 @@ pub struct Results {
     /// On [`COMPOUND_LINK`]: Compound's share against Reno, Reno's against Reno, Compound's
     /// utilisation alone.
     pub compound_link: (Vec<f64>, Vec<f64>, Vec<f64>),
+    pub recovery: Recovery,
 }
 
 impl Results {
@@ -230,9 +241,68 @@ fn rtt_fairness(r: &Results, claims: &mut Vec<Claim>) {
             claims.push(if cc == "compound" && !c.holds() { c.because(COMPOUND_IS_RENO) } else { c });
         }
     }
+    if let Some(s) = r.col("highspeed", |x| x.rtt_share) {
+        claims.push(beyond_spread(Claim::direction("HighSpeed: the 50 ms flow takes more than Reno's does (\"RTT fairness - still bad\")", "no fairer than Reno", ("HighSpeed", &s), reno, ""), &s, &base));
+    }
     if let Some(s) = r.col("scalable", |x| x.rtt_share) {
         claims.push(beyond_spread(Claim::direction("Scalable: the 50 ms flow takes more than Reno's does (\"RTT fairness, TCP friendliness – terrible\")", "less fair than Reno", ("Scalable", &s), reno, ""), &s, &base));
     }
+}
+
+/// Efficiency: "Tahoe: bad", "Reno: better, but not ideal".
+fn efficiency(r: &Results, claims: &mut Vec<Claim>) {
+    if let (Some(tahoe), Some(reno)) = (r.col("tahoe", |x| x.utilisation * 100.0), r.col("reno", |x| x.utilisation * 100.0)) {
+        let c = beyond_spread(
+            Claim::direction(
+                &format!("Efficiency: Reno keeps the link fuller than Tahoe (\"Tahoe: bad\", \"Reno: better, but not ideal\"), {ALONE_S} s alone"),
+                "Reno above Tahoe",
+                ("Reno", &reno),
+                ("Tahoe", &tahoe),
+                "%",
+            ),
+            &reno,
+            &tahoe,
+        );
+        // W/2: the window at a loss is 2 BDP with a BDP of buffer (667 segments on the talk's link).
+        let half_w = TESTBED.bdp_segments();
+        claims.push(c.because(&format!(
+            "a gap of {} points of utilisation: Tahoe's restart from one segment takes log2(W/2) = {} RTTs of a sawtooth cycle of W/2 = {} RTTs (W = 2 BDP), so on the talk's link it costs little time; \"bad\" describes the sawtooth its IO graph shows",
+            num(mean(&reno) - mean(&tahoe)),
+            num(half_w.log2()),
+            num(half_w)
+        )));
+    }
+}
+
+/// Reno's and Scalable's recovery after a loss, and the loss rate Reno needs at 1 Gbit/s.
+fn recovery(r: &Results, claims: &mut Vec<Claim>) {
+    let v = &r.recovery;
+    let none = |claim: &str, seed: &str| Claim::not_comparable(claim, seed.into(), "no complete recovery".into(), "the run had no loss whose window was regained before the next");
+    let claim = format!("Scalable's recovery time after a loss, 200 ms RTT (\"Recovery time after packet loss (200ms RTT, 10Gbps link) – 2,7 sec\"; ours at {} Mbit/s)", num(v.scalable_mbps));
+    claims.push(match Summary::of(&v.scalable_s) {
+        Some(s) => Claim::value(&claim, s.mean, 2.7, "s", 0.05 / 2.7, "the talk's rounding to 0.1 s; ours is the mean of the run's recoveries, each read to 10 ms; the time, ln(8/7)/ln(1.01) = 13.4 RTTs, is the same at any rate where the window exceeds 100 segments")
+            .because("Scalable's 13.4 RTTs from 7/8·W back to W (Kelly 2003), with cwnd above TCP_SCALABLE_AI_CNT = 100 segments"),
+        None => none(&claim, "2.7 s"),
+    });
+    let claim = format!("Reno's recovery after a loss on a 1 Gbit/s, 100 ms link (\"After packet loss event it needs 4000 RTT cycles to recover\"; ours at {} Mbit/s)", num(v.reno_mbps));
+    claims.push(match Summary::of(&v.reno_rtts) {
+        Some(s) if v.reno_mbps >= 1000.0 => Claim::value(&claim, s.mean, 4000.0, "RTTs", 500.0 / 4000.0, "the talk's round figure: 3500 to 4500; ours in the run's mean RTTs"),
+        Some(s) => Claim::not_comparable(&claim, "4000 RTTs".into(), format!("{} RTTs", num(s.mean)), "fast mode runs 100 Mbit/s, where the window and so the recovery are a tenth of the talk's (W/2 RTTs); full mode runs its 1 Gbit/s"),
+        None => none(&claim, "4000 RTTs"),
+    });
+    // Mathis et al. 1997: B = MSS/RTT · C/√p, so filling B needs p ≤ (C·MSS/(RTT·B))².
+    let (mss_bits, rtt, b, c) = (1460.0 * 8.0, 0.1, 1e9, 1.5f64.sqrt());
+    let p = (c * mss_bits / (rtt * b)).powi(2);
+    claims.push(
+        Claim::value(
+            "the loss rate at which Reno fills 1 Gbit/s at 100 ms (\"it needs packet loss rate of 2×10^{-8} or less\")",
+            p * 1e8,
+            2.0,
+            "× 10⁻⁸",
+            0.5 / 2.0,
+            "the talk's one significant figure: 1.5 to 2.5; ours is the Mathis law's (C = √(3/2), MSS 1460 bytes), arithmetic, not a run: a run needs about 600 s per loss at 1 Gbit/s. The mathis experiment tests the law on our Reno",
+        ),
+    );
 }
 
 /// Westwood's collateral damage: "same as Reno".
@@ -282,5 +352,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     one_percent(r, &mut c);
     friendliness(r, &mut c);
     rtt_fairness(r, &mut c);
+    efficiency(r, &mut c);
+    recovery(r, &mut c);
     c
 }
