@@ -8,6 +8,7 @@
 //! lossless kernel run has.
 
 use super::{Claim, Options, Output, Table};
+use crate::plot::VersusRow;
 use crate::run::simulate;
 use crate::stats::Summary;
 use crate::table::num;
@@ -91,6 +92,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut t = Table::new(&format!("simulator (ours, {sim_seeds} seeds) against the kernel ({kernel_runs} runs): mean ± sd"), &header);
     let mut out = Output { reference: Some("kernel"), ..Output::default() };
+    let mut versus: [Vec<VersusRow>; JUDGED.len()] = Default::default();
     for l in links {
         for cc in ALGORITHMS {
             let dir = opts.out.join(l.name).join(cc);
@@ -110,15 +112,17 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 kernel.push(k.result);
             }
             let mut row = vec![l.name.to_string(), cc.to_string()];
-            for m in JUDGED.map(measure) {
+            for (m, rows) in JUDGED.map(measure).into_iter().zip(versus.iter_mut()) {
                 let of = |runs: &[RunResult]| -> Vec<f64> { runs.iter().filter_map(m.of).collect() };
                 let (o, k) = (of(&ours), of(&kernel));
+                let mean_range = |xs: &[f64]| Summary::of(xs).map(|s| (s.mean, (s.min, s.max)));
+                rows.push(VersusRow { label: format!("{}, {}", l.name, cc::display_name(cc)), seed: mean_range(&k).map(|(m, r)| (m, Some(r))), ours: mean_range(&o) });
                 let cell = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{} ± {}", num(s.mean), num(s.sd)));
                 row.extend([cell(&o), cell(&k)]);
                 let claim = format!("{} {}: {}", l.name, cc::display_name(cc), m.metric);
                 out.claims.push(match (Summary::of(&k), Summary::of(&o)) {
                     (Some(kernel), Some(sim)) => {
-                        let c = Claim::distribution(&claim, &o, kernel, m.unit);
+                        let c = Claim::distribution(&claim, &o, kernel, if m.unit == "count" { "" } else { m.unit });
                         let off = (sim.mean - kernel.mean) / kernel.mean * 100.0;
                         if c.holds() || !off.is_finite() {
                             c
@@ -133,6 +137,14 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         }
     }
     out.tables.push(t);
+    let mut figures = Vec::new();
+    for (m, rows) in JUDGED.map(measure).iter().zip(&versus) {
+        let unit = if m.unit == "count" { String::new() } else { format!(" ({})", m.unit) };
+        let name = format!("versus-{}", m.metric.replace(' ', "-"));
+        let labels = (&*format!("kernel: mean, min–max over {kernel_runs} runs"), &*format!("ours: mean, min–max over {sim_seeds} seeds"));
+        figures.push(crate::plot::versus_against(&opts.out.join("plots"), &name, &format!("{}: the kernel against ours", m.metric), &format!("{}{unit}", m.metric), rows, labels)?);
+    }
+    out.plots.push(("Ours against the kernel".into(), figures));
     out.notes.push(
         "The reference column holds the kernel's runs (mean ± sd over runs, each with its own loss seed) and ours the \
          simulator's seeds. Welch's test asks whether the two engines' means differ by more than their run-to-run spread \

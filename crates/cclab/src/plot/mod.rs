@@ -54,7 +54,12 @@ pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str),
 
 /// Ours against the seed's, one row per figure (see [`VersusRow`]), written into `dir`.
 pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Result<PlotFiles, UserError> {
-    versus::figure(name, title, value_axis, rows, log, ours_label).write(dir)
+    versus::figure(name, title, value_axis, rows, log, ("seed", ours_label)).write(dir)
+}
+
+/// [`versus`] against another reference than a seed: `labels` = (the reference's legend, ours).
+pub fn versus_against(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], labels: (&str, &str)) -> Result<PlotFiles, UserError> {
+    versus::figure(name, title, value_axis, rows, false, labels).write(dir)
 }
 
 /// A scanner's group window (black) and threshold (grey) over time, one panel per

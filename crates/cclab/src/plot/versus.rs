@@ -21,8 +21,9 @@ const OFFSET: f64 = 0.15;
 
 /// `value_axis` names the quantity with its unit; `log` draws it on a log scale (every value
 /// must then be above zero); `ours_label` says what our spread is, e.g. "ours: mean, min–max
-/// over 5 seeds".
-pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Figure {
+/// over 5 seeds"; `reference_label` names the hollow squares ("seed", or "kernel" where the
+/// reference is the kernel's runs).
+pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, (reference_label, ours_label): (&str, &str)) -> Figure {
     let values = rows.iter().flat_map(|r| {
         let seed = r.seed.map(|(v, range)| [Some(v), range.map(|x| x.0), range.map(|x| x.1)]).unwrap_or_default();
         let ours = r.ours.map(|(v, (lo, hi))| [Some(v), Some(lo), Some(hi)]).unwrap_or_default();
@@ -38,7 +39,7 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
         Axis::fit(value_axis, 0.0, values.iter().copied())
     };
     let y = Axis::categorical("", rows.iter().map(|r| r.label.clone()).collect(), true);
-    let mut seed = Series::new(Some("seed".into()), INK, Style::Points { marker: Marker::Square, hollow: true }, Vec::new());
+    let mut seed = Series::new(Some(reference_label.into()), INK, Style::Points { marker: Marker::Square, hollow: true }, Vec::new());
     let mut ours = Series::new(Some(ours_label.into()), color(0), Style::Points { marker: Marker::Circle, hollow: false }, Vec::new());
     let (mut seed_bars, mut ours_bars) = (Vec::new(), Vec::new());
     for (k, r) in rows.iter().enumerate() {
@@ -76,7 +77,7 @@ mod tests {
 
     #[test]
     fn rows_top_down_with_the_seed_above_ours() {
-        let f = figure("v", "t", "Mbit/s", &rows(), false, "ours");
+        let f = figure("v", "t", "Mbit/s", &rows(), false, ("seed", "ours"));
         let p = &f.panels[0];
         assert_eq!(p.y.categories, ["trial 1 Reno", "trial 1 mVegas", "no seed"]);
         assert!(p.y.reversed);
@@ -89,7 +90,7 @@ mod tests {
 
     #[test]
     fn log_axes_cover_whole_decades() {
-        let f = figure("v", "t", "goodput", &rows(), true, "ours");
+        let f = figure("v", "t", "goodput", &rows(), true, ("seed", "ours"));
         let x = &f.panels[0].x;
         assert!(x.log);
         assert_eq!((x.lo, x.hi), (0.0, 3.0), "10^0 to 10^3");
@@ -98,7 +99,7 @@ mod tests {
     #[test]
     fn it_draws() {
         let dir = tempfile::tempdir().unwrap();
-        let files = figure("v", "Ours against the seed's", "throughput (Mbit/s)", &rows(), false, "ours: mean, min–max").write(dir.path()).unwrap_or_else(|e| panic!("{}", e.0));
+        let files = figure("v", "Ours against the seed's", "throughput (Mbit/s)", &rows(), false, ("seed", "ours: mean, min–max")).write(dir.path()).unwrap_or_else(|e| panic!("{}", e.0));
         assert!(std::fs::metadata(&files.png).unwrap().len() > 1000);
     }
 }
