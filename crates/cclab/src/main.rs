@@ -55,8 +55,9 @@ enum Command {
     #[command(subcommand)]
     Testbed(TestbedCmd),
     /// The same scenario in the simulator and on the testbed (needs root), and a table of
-    /// where they agree and differ; --out DIR gets DIR/sim, DIR/kernel and DIR/twin.csv.
-    Twin(RunArgs),
+    /// where they agree and differ; --out DIR gets DIR/sim, DIR/kernel and DIR/twin.csv
+    /// (with --runs N: DIR/sim-seed-*, DIR/kernel-run-* and the verdicts in DIR/twin.csv).
+    Twin(testbed_cmd::TwinArgs),
     #[command(hide = true, name = "__bench-case")]
     BenchCase { name: String },
 }

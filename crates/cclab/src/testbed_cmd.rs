@@ -4,7 +4,8 @@
 use crate::output;
 use crate::run::{load_scenario, simulate};
 use crate::scenario::CcArg;
-use crate::twin_metrics::{accuracy_line, twin_table};
+use crate::twin_metrics::{accuracy_line, judge, twin_table, Measure, MEASURES};
+use crate::verdict::{claims_table, tally, ALPHA};
 use crate::{RunArgs, UserError};
 use crate::pcap::FrameFile;
 use std::path::Path;
@@ -93,17 +94,77 @@ pub fn bench(datagrams: u64, payload: usize) -> Result<(), UserError> {
     Ok(())
 }
 
+/// `cclab twin`'s flags: `cclab run`'s, and how many runs of each engine.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TwinArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Runs of each engine: the simulator on seeds SEED..SEED+N-1, the kernel N times (each
+    /// with that seed's loss pattern). With 2 or more, every metric is judged by Welch's
+    /// t-test, the kernel's runs being the reference. At most 50.
+    #[arg(long, default_value_t = 1)]
+    pub runs: u32,
+}
+
 /// `cclab twin`: the simulator and the testbed on one scenario, and the comparison.
-pub fn twin(a: &RunArgs) -> Result<(), UserError> {
+pub fn twin(t: &TwinArgs) -> Result<(), UserError> {
+    let a = &t.run;
+    if !(1..=50).contains(&t.runs) {
+        return Err(format!("--runs: {} is not allowed; give 1 to 50 runs of each engine", t.runs).into());
+    }
+    if t.runs > 1 && a.pcap.is_some() {
+        return Err("--pcap: captures one kernel run; use it with --runs 1".into());
+    }
     let (scenario, tc) = testbed_config(a)?;
     crate::run::check_outputs(a, &scenario)?;
+    if t.runs == 1 {
+        return twin_once(a, &scenario, &tc);
+    }
+    if let Some(dir) = &a.out {
+        output::prepare_out_dir(dir, a.force, "--out")?;
+    }
+    let (mut ours, mut kernel) = (Vec::new(), Vec::new());
+    for k in 0..u64::from(t.runs) {
+        let mut run = tc.clone();
+        run.sim.seed = tc.sim.seed.wrapping_add(k);
+        let r = simulate(run.sim.clone(), a.quiet || a.json, &format!("simulating, seed {}", run.sim.seed))?;
+        let kr = run_on_testbed(&run, None)?;
+        if let Some(dir) = &a.out {
+            output::write_run(&dir.join(format!("sim-seed-{}", run.sim.seed)), &scenario, &r)?;
+            output::write_run(&dir.join(format!("kernel-run-{}", k + 1)), &scenario, &kr.result)?;
+            write_emulator_report(&dir.join(format!("kernel-run-{}", k + 1)), &kr.emulator)?;
+        }
+        if !a.quiet && !a.json {
+            eprintln!("kernel run {}: {}", k + 1, accuracy_line(&kr.emulator));
+        }
+        ours.push(r);
+        kernel.push(kr.result);
+    }
+    let metrics: Vec<&Measure> = MEASURES.iter().collect();
+    let claims = judge(&format!("{} runs each", t.runs), &ours, &kernel, &metrics);
+    let table = claims_table(&claims);
+    if let Some(dir) = &a.out {
+        let p = dir.join("twin.csv");
+        std::fs::write(&p, table.to_csv()?).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
+    }
+    print!("{}", table.render_text());
+    let (holds, judged) = tally(&claims);
+    println!("{holds} of {judged} metrics agree by Welch's t-test at α = {ALPHA} (the seed column is the kernel's runs)");
+    if let Some(dir) = &a.out {
+        println!("wrote {}/{{sim-seed-*,kernel-run-*,twin.csv}}", dir.display());
+    }
+    Ok(())
+}
+
+/// One run of each engine, side by side.
+fn twin_once(a: &RunArgs, scenario: &crate::scenario::Scenario, tc: &TestbedConfig) -> Result<(), UserError> {
     let ours = simulate(tc.sim.clone(), a.quiet || a.json, "simulating")?;
-    let kernel = run_on_testbed(&tc, a.pcap.as_deref())?.result;
+    let kernel = run_on_testbed(tc, a.pcap.as_deref())?.result;
     let table = twin_table("simulator (ours) against the kernel", &ours, &kernel);
     if let Some(dir) = &a.out {
         output::prepare_out_dir(dir, a.force, "--out")?;
-        output::write_run(&dir.join("sim"), &scenario, &ours)?;
-        output::write_run(&dir.join("kernel"), &scenario, &kernel)?;
+        output::write_run(&dir.join("sim"), scenario, &ours)?;
+        output::write_run(&dir.join("kernel"), scenario, &kernel)?;
         let p = dir.join("twin.csv");
         std::fs::write(&p, table.to_csv()?).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
     }

@@ -3,7 +3,9 @@
 //! utilisation), their table, and one line on how faithfully the testbed's emulator applied
 //! the link. Below both the command (`testbed_cmd`) and the experiment, so neither calls the other.
 
+use crate::stats::Summary;
 use crate::table::Table;
+use crate::verdict::Claim;
 use sim::RunResult;
 use testbed::EmulatorReport;
 
@@ -105,8 +107,19 @@ pub fn measure(metric: &str) -> &'static Measure {
     MEASURES.iter().find(|m| m.metric == metric).unwrap_or_else(|| panic!("no twin metric {metric}"))
 }
 
+/// The time-series sample interval of a run (between flow 0's first two samples), seconds.
+fn sample_interval(r: &RunResult) -> f64 {
+    let Some(s) = &r.series else { return 0.0 };
+    let mut times = s.flows.iter().filter(|f| f.flow == 0).map(|f| f.time);
+    match (times.next(), times.next()) {
+        (Some(a), Some(b)) => b - a,
+        (Some(a), None) => a,
+        _ => 0.0,
+    }
+}
+
 pub fn twin_metrics(ours: &RunResult, kernel: &RunResult) -> Vec<TwinMetric> {
-    let interval = ours.series.as_ref().and_then(|s| s.flows.first()).map_or(0.0, |f| f.time);
+    let interval = sample_interval(ours);
     MEASURES
         .iter()
         .map(|m| {
@@ -116,8 +129,42 @@ pub fn twin_metrics(ours: &RunResult, kernel: &RunResult) -> Vec<TwinMetric> {
         .collect()
 }
 
+/// Each of `metrics` judged over several runs of each engine: a [`Claim::distribution`] of
+/// ours (simulator seeds) against the kernel's runs (the reference), by Welch's t-test. Claims
+/// are named `"{what}: {metric}"`; one that does not hold says by how much ours is off.
+pub fn judge(what: &str, ours: &[RunResult], kernel: &[RunResult], metrics: &[&Measure]) -> Vec<Claim> {
+    metrics
+        .iter()
+        .map(|m| {
+            let of = |runs: &[RunResult]| -> Vec<f64> { runs.iter().filter_map(m.of).collect() };
+            let (o, k) = (of(ours), of(kernel));
+            let claim = format!("{what}: {}", m.metric);
+            let unit = if m.unit == "count" { "" } else { m.unit };
+            match (Summary::of(&k), Summary::of(&o)) {
+                (Some(kernel), Some(sim)) => {
+                    let c = Claim::distribution(&claim, &o, kernel, unit);
+                    let off = (sim.mean - kernel.mean) / kernel.mean * 100.0;
+                    // A time read off the samples resolves one sample interval, however steady.
+                    let resolution = if m.metric == "slow-start exit" { sample_interval(&ours[0]) } else { 0.0 };
+                    if !c.holds() && (sim.mean - kernel.mean).abs() <= resolution * (1.0 + 1e-9) {
+                        Claim::value(&claim, sim.mean, kernel.mean, unit, resolution / kernel.mean, "one sample interval, what the metric resolves")
+                    } else if c.holds() || !off.is_finite() {
+                        c
+                    } else {
+                        c.because(&format!("ours is {off:+.1} % from the kernel's mean, beyond both engines' run-to-run spread; we have not traced the cause"))
+                    }
+                }
+                _ => Claim::not_comparable(&claim, format!("{} kernel runs", k.len()), format!("{} runs", o.len()), "one of the engines did not report it"),
+            }
+        })
+        .collect()
+}
+
+/// One run of each engine: each metric, their ratio, and how far apart they are (`agree`
+/// within 10 %, `close` within 30 %: a description of one pair of runs, not a test; several
+/// runs, `cclab twin --runs N`, are judged by [`judge`]).
 pub fn twin_table(title: &str, ours: &RunResult, kernel: &RunResult) -> Table {
-    let mut t = Table::new(title, &["metric", "ours (simulator)", "kernel (testbed)", "kernel / ours", "verdict"]);
+    let mut t = Table::new(title, &["metric", "ours (simulator)", "kernel (testbed)", "kernel / ours", "ratio band"]);
     let cell = |v: Option<f64>, unit: &str| v.map_or("-".to_string(), |x| format!("{x:.3} {unit}"));
     for m in twin_metrics(ours, kernel) {
         t.row(vec![

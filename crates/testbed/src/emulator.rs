@@ -459,8 +459,10 @@ impl Emulator {
         let socks = [PacketSocket::open(EMU_SENDER_SIDE)?, PacketSocket::open(EMU_RECEIVER_SIDE)?];
         ready.store(true, Ordering::Release);
         let clock = || Time(origin.elapsed().as_nanos() as u64);
-        // Kernel receive stamps are CLOCK_REALTIME: the origin on that clock.
-        let realtime_origin = realtime_ns().saturating_sub(clock().0);
+        // Kernel receive stamps are CLOCK_REALTIME: the origin on that clock (which may still
+        // be ahead: the run's clock starts once every thread is set up).
+        let ahead = origin.saturating_duration_since(Instant::now()).as_nanos() as u64;
+        let realtime_origin = (realtime_ns() + ahead).saturating_sub(clock().0);
         let cpu0 = thread_cpu_s();
         let mut last = Time::ZERO;
         let mut buf = Vec::with_capacity(FRAME_CAPACITY);

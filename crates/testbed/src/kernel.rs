@@ -163,6 +163,8 @@ pub fn run_senders(
     fairness: (Time, Time),
 ) -> Result<(Vec<FlowRecord>, Vec<FlowSample>), String> {
     let clock = || Time(origin.elapsed().as_nanos() as u64);
+    // Time zero is when the first SYN may leave: wait for it (see `run::SETUP_LEAD`).
+    std::thread::sleep(origin.saturating_duration_since(Instant::now()));
     let mut states: Vec<State> = flows
         .iter()
         .map(|_| State { phase: Phase::Waiting, fd: None, written: 0, prev_ca_state: 0, last_sample_sent: 0, last_sample_acked: 0, rec: FlowRecord::default() })

@@ -7,12 +7,12 @@
 //! timing noise ([`sim::hostnoise`]'s `testbed` preset), the one source of run-to-run spread a
 //! lossless kernel run has.
 
-use super::{Claim, Options, Output, Table};
+use super::{Options, Output, Table};
 use crate::plot::VersusRow;
 use crate::run::simulate;
 use crate::stats::Summary;
 use crate::table::num;
-use crate::twin_metrics::{accuracy_line, measure};
+use crate::twin_metrics::{accuracy_line, judge, measure};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, HostNoise, LinkConfig, LossSpec, QueueLimit, RunResult, SimConfig, Trace};
@@ -112,27 +112,16 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 kernel.push(k.result);
             }
             let mut row = vec![l.name.to_string(), cc.to_string()];
+            let what = format!("{} {}", l.name, cc::display_name(cc));
             for (m, rows) in JUDGED.map(measure).into_iter().zip(versus.iter_mut()) {
                 let of = |runs: &[RunResult]| -> Vec<f64> { runs.iter().filter_map(m.of).collect() };
                 let (o, k) = (of(&ours), of(&kernel));
-                let mean_range = |xs: &[f64]| Summary::of(xs).map(|s| (s.mean, (s.min, s.max)));
-                rows.push(VersusRow { label: format!("{}, {}", l.name, cc::display_name(cc)), seed: mean_range(&k).map(|(m, r)| (m, Some(r))), ours: mean_range(&o) });
                 let cell = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{} ± {}", num(s.mean), num(s.sd)));
                 row.extend([cell(&o), cell(&k)]);
-                let claim = format!("{} {}: {}", l.name, cc::display_name(cc), m.metric);
-                out.claims.push(match (Summary::of(&k), Summary::of(&o)) {
-                    (Some(kernel), Some(sim)) => {
-                        let c = Claim::distribution(&claim, &o, kernel, if m.unit == "count" { "" } else { m.unit });
-                        let off = (sim.mean - kernel.mean) / kernel.mean * 100.0;
-                        if c.holds() || !off.is_finite() {
-                            c
-                        } else {
-                            c.because(&format!("ours is {off:+.1} % from the kernel's mean, beyond both engines' run-to-run spread; we have not traced the cause"))
-                        }
-                    }
-                    _ => Claim::not_comparable(&claim, format!("{} kernel runs", k.len()), format!("{} runs", o.len()), "one of the engines did not report it"),
-                });
+                let mean_range = |xs: &[f64]| Summary::of(xs).map(|s| (s.mean, (s.min, s.max)));
+                rows.push(VersusRow { label: what.clone(), seed: mean_range(&k).map(|(m, r)| (m, Some(r))), ours: mean_range(&o) });
             }
+            out.claims.extend(judge(&what, &ours, &kernel, &JUDGED.map(measure)));
             t.row(row);
         }
     }
