@@ -135,12 +135,14 @@ def test_plot_draws_cwnd_throughput_and_queue():
 
 
 def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp_path):
-    """The keywords give the same run as the CLI's --startup, --receiver and --defences."""
+    """The keywords give the same run as the CLI's --startup, --receiver, --defences and
+    --handshake."""
     kw = dict(cc="reno", rate="20mbit", rtt="40ms", duration="3s")
     flags = ["--cc", "reno", "--rate", "20mbit", "--rtt", "40ms", "--duration", "3s", "--quiet"]
     cases = [
         (dict(startup="paced-chirping"), ["--startup", "paced-chirping"]),
         (dict(receiver="ack-division:10", defences=["abc", "nonce"]), ["--receiver", "ack-division:10", "--defences", "abc,nonce"]),
+        (dict(handshake=True), ["--handshake"]),
     ]
     for k, (keywords, cli_flags) in enumerate(cases):
         r = cclab.run(**kw, **keywords)
@@ -149,6 +151,11 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
         cli = json.loads((out / "summary.json").read_text())
         assert without_wall_clock(r.summary) == without_wall_clock(cli)
     assert "chirping" in set(cclab.run(**kw, startup="paced-chirping").timeseries["state"])
+    # With the handshake the first data waits one 40 ms round trip: the first sample (100 ms)
+    # has delivered a round's worth less.
+    first = lambda r: r.timeseries["delivered_bytes"].iloc[0]
+    assert first(cclab.run(**kw, handshake=True)) < first(cclab.run(**kw))
+    assert "handshake = true" in cclab.run(**kw, handshake=True).scenario_toml
 
 
 def test_experiment_verdicts_equal_the_cli_files(cclab_bin, tmp_path):

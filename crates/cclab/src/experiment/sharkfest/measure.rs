@@ -122,6 +122,89 @@ pub fn recovery_times(r: &RunResult) -> Vec<f64> {
     times
 }
 
+/// The talk's BBR capture (`bbr_10mbit_80ms.pcapng`): BBR alone on 10 Mbit/s, 80 ms, a BDP
+/// of buffer, 35 s (three ProbeRTTs), sampled every 10 ms: an eighth of its 80 ms phases.
+pub const BBR_LINK: Link = Link { mbps: 10.0, rtt_ms: 80 };
+
+pub fn bbr_cycle_run(dir: &Path) -> Result<RunResult, UserError> {
+    let mut cfg = BBR_LINK.config(BBR_LINK.flows(&["bbr"]), 35, 0.0, 1);
+    cfg.sample_interval = Some(Time::from_millis(10));
+    run_one(cfg, dir)
+}
+
+/// BBR's phases as its sampled state and pacing rate show them.
+#[derive(Clone, Debug, Default)]
+pub struct BbrCycle {
+    /// Between successive ProbeRTT entries, seconds.
+    pub probe_rtt_every: Vec<f64>,
+    /// How long each ProbeRTT lasted, seconds (to one sample).
+    pub probe_rtt_for: Vec<f64>,
+    /// The largest cwnd sampled in ProbeRTT once inflight had drained to it, segments.
+    pub probe_rtt_cwnd: f64,
+    /// ProbeBW's pacing rate in its up and down phases over its cruising rate (the median).
+    pub gain_up: f64,
+    pub gain_down: f64,
+    /// Between successive up phases, in minimum RTTs.
+    pub probe_every_rtts: Vec<f64>,
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    if xs.is_empty() {
+        f64::NAN
+    } else {
+        xs[xs.len() / 2]
+    }
+}
+
+/// Reads [`BbrCycle`] off flow 0's samples: ProbeRTT is its `probe_rtt` runs; in each run of
+/// `probe_bw` samples the cruising rate is the median pacing rate, an up phase a sample above
+/// 1.1 times it and a down phase one below 0.9 times it.
+pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
+    let Some(series) = &r.series else { return BbrCycle::default() };
+    let samples: Vec<&sim::results::FlowSample> = series.flows.iter().filter(|s| s.flow == 0).collect();
+    let step = samples.windows(2).next().map_or(0.0, |w| w[1].time - w[0].time);
+    let min_rtt_s = r.summary.flows[0].rtt_ms.min / 1e3;
+    let mut c = BbrCycle::default();
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    let mut probe_rtt_starts = Vec::new();
+    let mut i = 0;
+    while i < samples.len() {
+        let state = samples[i].state;
+        let j = (i..samples.len()).find(|&j| samples[j].state != state).unwrap_or(samples.len());
+        let run = &samples[i..j];
+        if state == "probe_rtt" {
+            probe_rtt_starts.push(run[0].time);
+            c.probe_rtt_for.push(run[run.len() - 1].time - run[0].time + step);
+            let drained = run.iter().filter(|s| s.cwnd.is_some_and(|w| s.inflight as f64 <= w));
+            c.probe_rtt_cwnd = drained.filter_map(|s| s.cwnd).fold(c.probe_rtt_cwnd, f64::max);
+        } else if state == "probe_bw" {
+            let cruise = median(run.iter().filter_map(|s| s.pacing_rate_mbps).collect());
+            let mut last_up = None::<f64>;
+            for (k, s) in run.iter().enumerate() {
+                let Some(rate) = s.pacing_rate_mbps else { continue };
+                if rate > 1.1 * cruise {
+                    up.push(rate / cruise);
+                    let starts = k == 0 || run[k - 1].pacing_rate_mbps.is_some_and(|p| p <= 1.1 * cruise);
+                    if starts {
+                        if let Some(t) = last_up {
+                            c.probe_every_rtts.push((s.time - t) / min_rtt_s);
+                        }
+                        last_up = Some(s.time);
+                    }
+                } else if rate < 0.9 * cruise {
+                    down.push(rate / cruise);
+                }
+            }
+        }
+        i = j;
+    }
+    c.probe_rtt_every = probe_rtt_starts.windows(2).map(|w| w[1] - w[0]).collect();
+    c.gain_up = median(up);
+    c.gain_down = median(down);
+    c
+}
+
 /// Each flow's goodput between `from` and `to` seconds (bit/s), from the time series.
 fn goodput_between(r: &RunResult, from: f64, to: f64) -> Vec<f64> {
     let series = &r.series.as_ref().expect("time series").flows;

@@ -87,7 +87,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let compound_alone = seeds_of(&|s| Ok(COMPOUND_LINK.alone("compound", ALONE_S, 0.0, s, &opts.out.join("20-200ms").join(format!("compound-alone-seed-{s}")))?.summary.link.utilization))?;
     let compound_link = (on(COMPOUND_LINK, "compound", "reno")?, on(COMPOUND_LINK, "reno", "reno")?, compound_alone);
     let recovery = recovery(opts)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery };
+    let bbr_cycle = measure::bbr_cycle(&measure::bbr_cycle_run(&opts.out.join("bbr-cycle"))?);
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

@@ -24,7 +24,7 @@
 //! split from 0.43 to 0.62 over six runs (issue 15). Every friendliness claim is therefore
 //! judged on several seeds against our own Reno-against-Reno runs on the same seeds.
 
-use super::measure::{Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
+use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
 use crate::experiment::Claim;
 use crate::stats::{welch_p, Summary};
 use crate::verdict::{Verdict, ALPHA};
@@ -98,6 +98,8 @@ pub struct Results {
     /// utilisation alone.
     pub compound_link: (Vec<f64>, Vec<f64>, Vec<f64>),
     pub recovery: Recovery,
+    /// BBR's phases on the talk's 10 Mbit/s, 80 ms capture link.
+    pub bbr_cycle: BbrCycle,
 }
 
 impl Results {
@@ -305,6 +307,32 @@ fn recovery(r: &Results, claims: &mut Vec<Claim>) {
     );
 }
 
+/// BBR's phases ("Making Linux TCP Fast", quoted by the talk) on its 10 Mbit/s, 80 ms link.
+fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
+    let b = &r.bbr_cycle;
+    let on = format!("BBR alone, {}", BBR_LINK.label());
+    let sampled = "read off 10 ms samples";
+    let mean_of = |xs: &[f64]| Summary::of(xs).map(|s| s.mean);
+    claims.push(Claim::value(&format!("ProbeBW's up phase paces at 1.25 times the bandwidth estimate (\"1,25 followed by 0.75 gains\"; {on})"), b.gain_up, 1.25, "", 0.005 / 1.25, &format!("the talk's two decimals; ours the median up-phase pacing rate over the cruising rate, {sampled}")));
+    claims.push(Claim::value(&format!("ProbeBW's down phase paces at 0.75 times it ({on})"), b.gain_down, 0.75, "", 0.005 / 0.75, "the talk's two decimals"));
+    if let Some(every) = mean_of(&b.probe_every_rtts) {
+        claims.push(
+            Claim::value(&format!("ProbeBW probes every 5 RTTs (\"Probe_BW (every 5 RTTs)\"; {on})"), every, 5.0, "RTTs", 0.5 / 5.0, "a whole number of RTTs; ours between up phases, in minimum RTTs")
+                .because("Linux's gain cycle (tcp_bbr.c, bbr_pacing_gain, CYCLE_LEN = 8) has eight phases of one minimum RTT each: 1.25, 0.75 and six at 1, so BBR probes every 8 RTTs; each phase ends on the first ACK after a minimum RTT has passed, which adds a little"),
+        );
+    }
+    if let Some(every) = mean_of(&b.probe_rtt_every) {
+        claims.push(Claim::value(&format!("ProbeRTT every 10 s (\"Probe_RTT (periodically every 10 seconds)\"; {on})"), every, 10.0, "s", 0.05, "a whole number of seconds; ours between ProbeRTT entries: the 10 s (bbr_min_rtt_win_sec) restart when ProbeRTT ends"));
+    }
+    claims.push(Claim::value(&format!("ProbeRTT's cwnd (\"drop cwnd to 4\"; {on})"), b.probe_rtt_cwnd, 4.0, "segments", 0.0, "exact: bbr_cwnd_min_target"));
+    if let Some(lasts) = mean_of(&b.probe_rtt_for) {
+        claims.push(
+            Claim::value(&format!("ProbeRTT lasts 0.2 s (\"for 0,2 sec\"; {on})"), lasts, 0.2, "s", 0.05 / 0.2, &format!("the talk's rounding to 0.1 s; ours from entry to exit, {sampled}"))
+                .because("Linux's 200 ms (bbr_probe_rtt_mode_ms) start only once the flight has drained to 4 packets, about one RTT after entry (80 ms here), and ProbeRTT then also waits for a round to end: 0.2 s is the hold at 4 packets, not the phase"),
+        );
+    }
+}
+
 /// Westwood's collateral damage: "same as Reno".
 fn westwood(r: &Results, claims: &mut Vec<Claim>) {
     if let (Some(w), Some(n)) = (r.col("westwood", |x| x.loss_episodes), r.col("reno", |x| x.loss_episodes)) {
@@ -354,5 +382,6 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     rtt_fairness(r, &mut c);
     efficiency(r, &mut c);
     recovery(r, &mut c);
+    bbr_phases(r, &mut c);
     c
 }
