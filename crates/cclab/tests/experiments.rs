@@ -140,6 +140,11 @@ fn over_seeds(cell: &str) -> (f64, f64, f64) {
 ///   twice; ±5 %: the talk's own totals spread ±3 %);
 /// - under random loss BBR keeps "full BW rate" at 1 % (40 Mbit/s, read to ±10 %) and collapses
 ///   by 20 % ("we went too far"); NewReno "can't go faster than 3Mbps" at 1 %;
+/// - Scalable recovers from a loss in ln(8/7)/ln(1.01) = 13.42 RTTs (Kelly 2003), 2.68 s at
+///   200 ms, the talk's "2,7 sec" (its rounding ±0.05 s; the 1 %-of-BDP buffer adds at most
+///   2 ms per RTT);
+/// - BBR's ProbeBW paces at 1.25 and 0.75 times its estimate and ProbeRTT holds cwnd at 4
+///   segments (tcp_bbr.c's bbr_pacing_gain and bbr_cwnd_min_target, which the talk quotes);
 /// - every claim that does not hold says why.
 #[test]
 fn sharkfest_reproduces_the_talks_orderings() {
@@ -175,8 +180,14 @@ fn sharkfest_reproduces_the_talks_orderings() {
     let lossy = |alg: &str| t.iter().find(|r| r[0] == alg).map(|r| r[10].parse::<f64>().unwrap()).unwrap();
     assert!(lossy("NewReno") < 3.0, "NewReno at 1 %: {}", lossy("NewReno"));
 
-    for c in rows(&dir.path().join("verdicts.csv")) {
+    let verdicts = rows(&dir.path().join("verdicts.csv"));
+    for c in &verdicts {
         assert!(c[4] == "holds" || !c[5].is_empty(), "a claim that does not hold without a cause: {c:?}");
+    }
+    let held = |start: &str| verdicts.iter().find(|c| c[0].starts_with(start)).map(|c| (c[4].clone(), c[2].clone())).unwrap_or_else(|| panic!("no claim {start}"));
+    for claim in ["Scalable's recovery time after a loss", "ProbeBW's up phase", "ProbeBW's down phase", "ProbeRTT's cwnd"] {
+        let (verdict, ours) = held(claim);
+        assert_eq!(verdict, "holds", "{claim}: ours {ours}");
     }
 }
 
