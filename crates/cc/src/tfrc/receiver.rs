@@ -1,8 +1,15 @@
 //! The TFRC receiver (RFC 5348 §6): it measures the receive rate and the loss event rate and
 //! reports them to the sender once per round-trip time.
 //!
-//! - `X_recv` is the payload received over the last `R_m` (the sender's RTT from the most
-//!   recent packet header, §6.2): `X_recv = bytes(now − R_m, now] / R_m`.
+//! - `X_recv` is the payload received over the last `T = max(R_m, now − t_last_feedback)`:
+//!   `X_recv = bytes(now − T, now] / T`, with `R_m` the sender's RTT from the most recent
+//!   packet header. A report on time covers the last `R_m`, as RFC 5348 §6.2 has it; a report
+//!   the receiver sends late (its host was busy, or the sender paused for longer than `R_m`)
+//!   covers everything since the last one, as Linux's CCID 3 receiver always measures
+//!   (`net/dccp/ccids/ccid3.c`, `ccid3_hc_rx_send_feedback`; RFC 4342 §8.3's Receive Rate "since
+//!   the last acknowledgement"). Over the last `R_m` alone, such a report could say `X_recv = 0`
+//!   although data arrived since the last one, and a sender whose `X_recv_set` holds only that
+//!   zero falls to `s/t_mbi`, one packet in 64 s, from which it never recovers.
 //! - `p` comes from the loss history (§5, `loss_history`).
 //! - Feedback (§6.2) goes out once per `R_m` while data arrives: at the first packet, then when
 //!   the feedback timer `t_last_feedback + R_m` expires if data arrived since the last report,
@@ -71,17 +78,20 @@ impl TfrcReceiver {
         }
     }
 
-    /// `X_recv` over the last `R_m` (zero before an RTT is known).
+    /// `X_recv` over the last `T = max(R_m, now − t_last_feedback)` (zero before an RTT is known).
+    /// Arrivals older than `T` are dropped: a later `T'` reaches back at most to
+    /// `min(now' − R_m, t_last_feedback)`, which is no earlier than `now − T`.
     fn receive_rate(&mut self, now: Time) -> Rate {
-        let Some(r) = self.r_m else { return Rate::ZERO };
-        while let Some(&(t, len)) = self.window.front() {
-            if t + r > now {
+        let Some(r_m) = self.r_m else { return Rate::ZERO };
+        let t = self.last_feedback.map_or(r_m, |last| r_m.max(now.saturating_sub(last)));
+        while let Some(&(at, len)) = self.window.front() {
+            if at + t > now {
                 break;
             }
             self.window.pop_front();
             self.window_bytes -= len;
         }
-        Rate::from_delivery(self.window_bytes, r)
+        Rate::from_delivery(self.window_bytes, t)
     }
 
     fn send_report(&mut self, now: Time, out: &mut Vec<CtrlMsg>) {
@@ -231,5 +241,30 @@ mod tests {
         }
         assert_eq!(rx.packets_received(), 39);
         assert_eq!(rx.loss_history().loss_events(), 1);
+    }
+
+    /// A report sent late covers the time since the last report: packets of 1000 B arrive
+    /// 0.1 ms apart (R_m = 0.3 ms) from 1 ms to 2 ms, then nothing, and the timer is served
+    /// only at 5 ms (a busy host). The last R_m holds no arrival, so RFC 5348's
+    /// `bytes(now − R_m, now]/R_m` would be 0; since the last report (at 1.9 ms), it is the
+    /// packet of 2.0 ms over 3.1 ms.
+    #[test]
+    fn a_late_report_measures_the_receive_rate_since_the_last_report() {
+        let us = Time::from_micros;
+        let mut rx = TfrcReceiver::new(&TfrcConfig::default(), 1000);
+        let pkt = |seq: u64| DgArrival { seq, len: 1000, sent: us(100 * seq), ce: false, sender_rtt: Some(us(300)) };
+        let mut reported = vec![];
+        for seq in 0..=10 {
+            let mut out = vec![];
+            rx.on_data(us(1000 + 100 * seq), &pkt(seq), &mut out);
+            reported.extend(out.iter().map(|_| 1000 + 100 * seq));
+        }
+        // Once per R_m, by the packet that finds the timer due.
+        assert_eq!(reported, [1000, 1300, 1600, 1900]);
+        let mut out = vec![];
+        rx.on_timer(us(5000), &mut out);
+        let [CtrlMsg::TfrcReport { x_recv, .. }] = out[..] else { panic!("{out:?}") };
+        let expected = 1000.0 / 3.1e-3;
+        assert!((x_recv.bytes_per_sec() / expected - 1.0).abs() < 1e-9, "{x_recv:?} against {expected}");
     }
 }
