@@ -34,8 +34,8 @@ pub const HOST_NOISE: Time = Time::from_micros(200);
 /// `txqueuelen`.
 pub const QUEUE_PKTS: u64 = 1000;
 /// Linux's MSS with timestamps on a 1500-byte MTU, and the wire bytes of such a packet.
-const MSS: u64 = 1448;
-const WIRE: u64 = 1500;
+pub const MSS: u64 = 1448;
+pub const WIRE: u64 = 1500;
 /// Trial 2's delay: assumed (the seed lost it).
 pub const TRIAL_2_DELAY: &str = "delay 1ms";
 

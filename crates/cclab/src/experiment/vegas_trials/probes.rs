@@ -1,0 +1,152 @@
+//! Probes of the candidate causes C and D (see `claims` in the module above): the testbed run
+//! again with one candidate mechanism switched on, and the arithmetic that rules out others.
+//!
+//! - **vCPU stalls** ([`sim::hostnoise`]'s `vm` preset: a guest loses its CPU for up to
+//!   [`VM_STALL_MAX`] about every [`VM_STALL_EVERY`], with wake-up latency): the largest
+//!   host-made delay we have evidence for. Run on trial 3's Vegas (can it make Vegas leave
+//!   slow start at 100 ms?) and on trial 1's Reno (does it spread the runs at the link rate?).
+//! - **The rise Vegas needs** ([`rise_to_leave_slow_start`]): Linux leaves slow start when the
+//!   integer `diff = cwnd·(rtt − base)/base` exceeds gamma, so at the window of the second round
+//!   trip (twice the initial window) the round's smallest RTT must exceed the base RTT by
+//!   `(gamma + 1)·base/cwnd`.
+//! - **netem's queue limit** ([`acks_in_netem`]): ACKs waiting in a netem delay of `delay` at
+//!   a data rate, at most one per segment, against `tc-netem(8)`'s default `limit` of
+//!   [`NETEM_DEFAULT_LIMIT`] packets.
+
+use super::{mbps, seed, testbed, ALGOS};
+use crate::experiment::{run_one, Options, Table};
+use crate::stats::Summary;
+use crate::table::num;
+use crate::UserError;
+use cc::algorithms::VegasConfig;
+use cc::Time;
+use sim::hostnoise::{VM_STALL_EVERY, VM_STALL_MAX};
+use sim::HostNoise;
+
+/// `tc-netem(8)`: "limit packets: maximum number of packets the qdisc may hold queued at a
+/// time", 1000 by default (Linux `netem_init`: `q->limit = 1000`).
+pub const NETEM_DEFAULT_LIMIT: u64 = 1000;
+
+/// What the probe runs gave, Mbit/s per seed.
+pub struct Probes {
+    /// Trial 3's Vegas with vCPU stalls.
+    pub vegas_100ms_stalls: Vec<f64>,
+    /// Trial 1's Reno with vCPU stalls.
+    pub reno_link_stalls: Vec<f64>,
+}
+
+/// The `vm` host-noise preset on both guests.
+fn stalls() -> HostNoise {
+    HostNoise::preset("vm").expect("the vm preset exists")
+}
+
+/// One probe cell: `cc` on `trial` with vCPU stalls, one run per seed.
+fn stalled_runs(cc: &str, trial: u32, runs: usize, opts: &Options) -> Result<Vec<f64>, UserError> {
+    let netem = testbed::netem_of(seed::trial(trial));
+    let mut xs = Vec::new();
+    for run in 1..=runs {
+        let mut cfg = testbed::config(cc, netem, testbed::HOST_NOISE, run as u64, Time::from_millis(100))?;
+        cfg.link.host_noise = stalls();
+        xs.push(mbps(&run_one(cfg, &opts.out.join(format!("probes/vm-stalls/trial-{trial}/{cc}/run-{run}")))?));
+    }
+    Ok(xs)
+}
+
+pub fn run(runs: usize, opts: &Options) -> Result<Probes, UserError> {
+    Ok(Probes { vegas_100ms_stalls: stalled_runs("vegas", 3, runs, opts)?, reno_link_stalls: stalled_runs("reno", 1, runs, opts)? })
+}
+
+/// The rise of a round's smallest RTT over the base RTT `base` that makes Linux's Vegas leave
+/// slow start with a window of `cwnd_pkts` packets: the least `rtt − base` with
+/// `⌊cwnd·(rtt − base)/base⌋ > gamma`, i.e. `(gamma + 1)·base/cwnd`.
+pub fn rise_to_leave_slow_start(base: Time, cwnd_pkts: u64, gamma: u32) -> Time {
+    Time((u64::from(gamma) + 1) * base.as_nanos() / cwnd_pkts.max(1))
+}
+
+/// The rise Vegas needed at the second round trip of trial 3, where the seed's Vegas (ending
+/// with its mVegas) must have left slow start: twice the initial window, over trial 3's base
+/// RTT (the netem delay plus the mean guest round trip).
+pub fn trial_3_rise() -> Result<(u64, Time), UserError> {
+    let cfg = testbed::config("vegas", testbed::netem_of(seed::trial(3)), testbed::HOST_NOISE, 1, Time::from_millis(100))?;
+    let cwnd = 2 * u64::from(cfg.flows[0].sender.initial_window);
+    let base = cfg.link.reverse_netem.delay + testbed::FIXED_RTT + Time(testbed::HOST_NOISE.as_nanos() / 2);
+    Ok((cwnd, rise_to_leave_slow_start(base, cwnd, VegasConfig::default().gamma)))
+}
+
+/// ACKs that wait in a netem delay of `delay` when data arrives at `data_mbps`, one ACK per
+/// `mss`-byte segment (the most a receiver sends).
+pub fn acks_in_netem(data_mbps: f64, mss: u64, delay: Time) -> f64 {
+    data_mbps * 1e6 / (mss as f64 * 8.0) * delay.as_secs_f64()
+}
+
+/// How long the sender's queue (`txqueuelen` full-sized packets at the fitted link rate)
+/// keeps the link busy when the sender stops.
+pub fn queue_drain_time() -> Time {
+    let bits = (testbed::QUEUE_PKTS * testbed::WIRE * 8) as f64;
+    Time::from_secs_f64(bits / testbed::fitted_rate().bits_per_sec())
+}
+
+/// The probes beside the cells they change: `vegas_3` and `reno_1` are our runs of trial 3's
+/// Vegas and trial 1's Reno without stalls.
+pub fn table(p: &Probes, vegas_3: &[f64], reno_1: &[f64]) -> Table {
+    let mut t = Table::new(
+        &format!(
+            "causes C and D probed: vCPU stalls (up to {} ms, about every {} ms) on both guests (Mbit/s, mean (min-max))",
+            num(VM_STALL_MAX.as_secs_f64() * 1e3),
+            num(VM_STALL_EVERY.as_secs_f64() * 1e3)
+        ),
+        &["cause", "cell", "with stalls", "without", "seed"],
+    );
+    let cell = |xs: &[f64]| Summary::of(xs).map_or(String::new(), |s| format!("{} ({}-{})", num(s.mean), num(s.min), num(s.max)));
+    for (cause, trial, k, xs, without) in [("C", 3, 1, &p.vegas_100ms_stalls, vegas_3), ("D", 1, 0, &p.reno_link_stalls, reno_1)] {
+        let s = seed::trial(trial).cells[k].summary();
+        t.row(vec![
+            cause.into(),
+            format!("trial {trial} {}", ALGOS[k].1),
+            cell(xs),
+            cell(without),
+            format!("{} ({}-{})", num(s.mean), num(s.min), num(s.max)),
+        ]);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// diff = ⌊cwnd·rise/base⌋ must reach gamma + 1: 20 packets over 100 ms need 10 ms with
+    /// gamma 1, and one nanosecond less does not do it.
+    #[test]
+    fn the_rise_is_the_least_that_makes_diff_exceed_gamma() {
+        let base = Time::from_millis(100);
+        let rise = rise_to_leave_slow_start(base, 20, 1);
+        assert_eq!(rise, Time::from_millis(10));
+        let diff = |r: Time| 20 * r.as_nanos() / base.as_nanos();
+        assert!(diff(rise) > 1 && diff(Time(rise.as_nanos() - 1)) <= 1);
+        assert_eq!(rise_to_leave_slow_start(base, 0, 1), Time::from_millis(200), "no division by zero");
+    }
+
+    #[test]
+    fn trial_3_needs_a_tenth_of_its_round_trip() {
+        let Ok((cwnd, rise)) = trial_3_rise() else { panic!("the testbed builds") };
+        assert_eq!(cwnd, 20);
+        assert!((rise.as_secs_f64() * 1e3 - 10.02).abs() < 1e-9, "{rise:?}");
+    }
+
+    /// 11.4 Mbit/s of 1448-byte segments is 984 a second: 98 ACKs in 100 ms at most.
+    #[test]
+    fn acks_held_by_a_100_ms_netem_delay() {
+        let n = acks_in_netem(11.4, testbed::MSS, Time::from_millis(100));
+        assert!((n - 98.42).abs() < 0.01, "{n}");
+        assert!(n < NETEM_DEFAULT_LIMIT as f64 / 10.0);
+    }
+
+    /// 1000 packets of 1500 bytes at 300.4 Mbit/s: 39.9 ms, thirteen times the longest stall.
+    #[test]
+    fn the_queue_outlasts_a_stall() {
+        let t = queue_drain_time();
+        assert!((t.as_secs_f64() * 1e3 - 39.95).abs() < 0.01, "{t:?}");
+        assert!(t.as_nanos() > 13 * VM_STALL_MAX.as_nanos());
+    }
+}
