@@ -207,10 +207,26 @@ fn sharkfest_reproduces_the_talks_orderings() {
         assert!(c[4] == "holds" || !c[5].is_empty(), "a claim that does not hold without a cause: {c:?}");
     }
     let held = |start: &str| verdicts.iter().find(|c| c[0].starts_with(start)).map(|c| (c[4].clone(), c[2].clone())).unwrap_or_else(|| panic!("no claim {start}"));
-    for claim in ["Scalable's recovery time after a loss", "ProbeBW's up phase", "ProbeBW's down phase", "ProbeRTT's cwnd"] {
+    // The control laws at work: CUBIC keeps 0.7 of its window (Linux's beta = 717/1024),
+    // Illinois 7/8 with no queue and 1/2 at a full one, each within 1 % (the window grows for
+    // at most one 10 ms sample before the loss); BBR leaves Startup after three round trips
+    // of less than 25 % growth, and not earlier.
+    for claim in [
+        "Scalable's recovery time after a loss",
+        "ProbeBW's up phase",
+        "ProbeBW's down phase",
+        "ProbeRTT's cwnd",
+        "CUBIC: \"Reduce cwnd by 30%",
+        "Illinois: \"If delay is small",
+        "Illinois: \"If delay is up to 80%",
+    ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");
     }
+    let startup: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("BBR: Startup")).collect();
+    assert_eq!(startup.len(), 2);
+    assert!(startup.iter().all(|c| c[4] == "holds"), "{startup:?}");
+    assert_eq!(held("CUBIC: \"Set cnwnd").0, "does not hold", "the talk's β = 0.8 would keep a fifth of the window");
 }
 
 /// Savage et al. (CCR 1999): against the undefended Reno sender, ACK division, one spoofed

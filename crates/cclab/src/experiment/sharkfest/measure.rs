@@ -46,11 +46,11 @@ impl Link {
         format!("{} Mbit/s, {} ms", self.mbps, self.rtt_ms)
     }
 
-    fn flows(&self, algorithms: &[&str]) -> Vec<FlowConfig> {
+    pub(super) fn flows(&self, algorithms: &[&str]) -> Vec<FlowConfig> {
         algorithms.iter().map(|cc| FlowConfig::new(CcConfig::from_name(cc).expect("known algorithm"), Time::from_millis(self.rtt_ms))).collect()
     }
 
-    fn config(&self, flows: Vec<FlowConfig>, secs: u64, loss: f64, seed: u64) -> SimConfig {
+    pub(super) fn config(&self, flows: Vec<FlowConfig>, secs: u64, loss: f64, seed: u64) -> SimConfig {
         SimConfig {
             seed,
             duration: Time::from_secs(secs),

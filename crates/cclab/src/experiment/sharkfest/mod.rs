@@ -4,8 +4,11 @@
 //! starts, 1 % random loss (and 5/10/20 % for BBR), the 5 / 2.5 Mbit/s variable link, RTT
 //! fairness, and the talk's other two links (20 Mbit/s, 100 ms for Scalable against NewReno;
 //! 20 Mbit/s, 200 ms for Compound). Every test runs on several seeds (the hosts' ACK-processing
-//! jitter differs), and every claim is judged on all of them ([`talk`]).
+//! jitter differs), and every claim is judged on all of them ([`talk`]). The control laws the
+//! talk states (CUBIC's cut, Illinois's β, BBR's Startup exit) are measured where they act in
+//! a run ([`laws`]).
 
+mod laws;
 mod measure;
 mod talk;
 
@@ -27,7 +30,7 @@ five flows starting at 0/10/20/30/40 s for 100/80/60/40/20 s (Jain's index while
 40-60 s); alone under 1 % random loss (and 5, 10, 20 % for BBR); alone on a link alternating 5 and \
 2.5 Mbit/s every 10 s (utilisation); two flows with RTTs of 50 and 200 ms (the short flow's share). \
 Also the talk's other links: Scalable against NewReno on 20 Mbit/s, 100 ms, and Compound on \
-20 Mbit/s, 200 ms. The talk's figures are printed beside ours where it gives them.";
+20 Mbit/s, 200 ms. And the control laws the talk states, measured where they act: the window after each loss over before for CUBIC (60 s alone) and Illinois (300 s alone on a full queue; 60 s at 0.01 % random loss on 1 Gbit/s, 100 ms, where no queue forms), and BBR's bandwidth growth in the round trips before it leaves Startup (10 Mbit/s, 80 ms). The talk's figures are printed beside ours where it gives them.";
 
 /// Seeds per test: the friendliness share varies from run to run as much on the kernel (six
 /// runs, 0.43 to 0.62) as on ours, so a claim on it needs several.
@@ -87,8 +90,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let compound_alone = seeds_of(&|s| Ok(COMPOUND_LINK.alone("compound", ALONE_S, 0.0, s, &opts.out.join("20-200ms").join(format!("compound-alone-seed-{s}")))?.summary.link.utilization))?;
     let compound_link = (on(COMPOUND_LINK, "compound", "reno")?, on(COMPOUND_LINK, "reno", "reno")?, compound_alone);
     let recovery = recovery(opts)?;
-    let bbr_cycle = measure::bbr_cycle(&measure::bbr_cycle_run(&opts.out.join("bbr-cycle"))?);
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle };
+    let bbr_run = measure::bbr_cycle_run(&opts.out.join("bbr-cycle"))?;
+    let bbr_cycle = measure::bbr_cycle(&bbr_run);
+    let laws = laws::run(TESTBED, &bbr_run, &opts.out)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

@@ -24,10 +24,11 @@
 //! split from 0.43 to 0.62 over six runs (issue 15). Every friendliness claim is therefore
 //! judged on several seeds against our own Reno-against-Reno runs on the same seeds.
 
+use super::laws::{Laws, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS};
 use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
 use crate::experiment::Claim;
 use crate::stats::{welch_p, Summary};
-use crate::verdict::{Verdict, ALPHA};
+use crate::verdict::{Bound, Verdict, ALPHA};
 use crate::table::num;
 
 /// One collateral-damage slide: overflows (`None`: "almost unnoticeable") and total packets.
@@ -100,6 +101,8 @@ pub struct Results {
     pub recovery: Recovery,
     /// BBR's phases on the talk's 10 Mbit/s, 80 ms capture link.
     pub bbr_cycle: BbrCycle,
+    /// The control laws at work: decreases at losses, BBR's Startup exit.
+    pub laws: Laws,
 }
 
 impl Results {
@@ -333,6 +336,62 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
     }
 }
 
+/// The window's decrease at a loss and BBR's Startup exit, as the talk states them ([`super::laws`]).
+fn laws(r: &Results, claims: &mut Vec<Claim>) {
+    let l = &r.laws;
+    let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
+    let mean_of = |xs: &[f64]| Summary::of(xs).map(|s| s.mean);
+    let testbed = TESTBED.label();
+    if let Some(after) = mean_of(&l.cubic) {
+        claims.push(Claim::value(
+            &format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, {} losses alone on {testbed})", l.cubic.len()),
+            after,
+            0.7,
+            "",
+            0.01,
+            tol,
+        ));
+        claims.push(
+            Claim::value(&format!("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)"), after, 1.0 - 0.8, "", 0.01, tol).because(
+                "Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does",
+            ),
+        );
+    }
+    if let Some(after) = mean_of(&l.illinois_empty_queue) {
+        claims.push(Claim::value(
+            &format!(
+                "Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {} random losses at {} % on {}, where no queue forms)",
+                l.illinois_empty_queue.len(),
+                num(EMPTY_QUEUE_LOSS * 100.0),
+                EMPTY_QUEUE.label()
+            ),
+            after,
+            7.0 / 8.0,
+            "",
+            0.01,
+            tol,
+        ));
+    }
+    if let Some(after) = mean_of(&l.illinois_full_queue) {
+        claims.push(Claim::value(
+            &format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {} buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer)", l.illinois_full_queue.len()),
+            after,
+            0.5,
+            "",
+            0.01,
+            tol,
+        ));
+    }
+    let claim = format!("BBR: Startup \"Stopped if BW growth is less than 25% for 3 sequential probes\" (alone on {})", BBR_LINK.label());
+    match &l.bbr_startup {
+        Some(s) => {
+            claims.push(Claim::bound(&format!("{claim}: growth over its last 3 round trips"), "< 25 %", &[s.growth_3_rounds * 100.0], Bound::AtMost(25.0), "%"));
+            claims.push(Claim::bound(&format!("{claim}: and not before, the 3 round trips before those grew by 25 % or more"), "≥ 25 %", &[s.growth_before * 100.0], Bound::AtLeast(25.0), "%"));
+        }
+        None => claims.push(Claim::not_comparable(&claim, "< 25 % for 3 rounds".into(), "never left Startup".into(), "our run never left Startup")),
+    }
+}
+
 /// Westwood's collateral damage: "same as Reno".
 fn westwood(r: &Results, claims: &mut Vec<Claim>) {
     if let (Some(w), Some(n)) = (r.col("westwood", |x| x.loss_episodes), r.col("reno", |x| x.loss_episodes)) {
@@ -383,5 +442,6 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     efficiency(r, &mut c);
     recovery(r, &mut c);
     bbr_phases(r, &mut c);
+    laws(r, &mut c);
     c
 }
