@@ -22,6 +22,13 @@
 //!
 //! Below alpha the window grows by one packet per round and above beta it shrinks by one, as
 //! in Vegas; losses are handled as Reno.
+//!
+//! **As built** (`as_built = true`). A public copy of a Linux 3.13 module named `vegas2`, with
+//! alpha 1, beta 6 and the report's roll (`rand = … % 63`), converts the backlog with
+//! `comp = 1 << (6 - comp)` where the report's text says diff: `comp` is still 0 there, so the
+//! comparison value is always 64, above every roll, and the window grows by one packet in
+//! every round up to beta. We cannot tell whether the report's runs used that copy; the option
+//! runs mVegas as it would behave if they did (vegas-trials probes it).
 
 use super::vegas_core::{RoundRtt, VegasCore, VegasFamily, VegasLaw};
 use crate::rng::{CcRng, Rng};
@@ -36,11 +43,14 @@ pub struct MVegasConfig {
     /// Above this many queued packets cwnd shrinks by one per RTT; between alpha and beta it
     /// grows with probability `2^(beta − n)/2^beta`.
     pub beta: u32,
+    /// The module as a public copy has it: between alpha and beta the window always grows
+    /// (see the module doc). Off by default: the report's table.
+    pub as_built: bool,
 }
 
 impl Default for MVegasConfig {
     fn default() -> Self {
-        MVegasConfig { alpha: 1, beta: 6 }
+        MVegasConfig { alpha: 1, beta: 6, as_built: false }
     }
 }
 
@@ -74,7 +84,7 @@ impl VegasLaw for MVegasRule {
             core.exit_slow_start(r.target_cwnd(cwnd));
         } else if n > self.cfg.beta as u64 {
             core.decrease();
-        } else if n < self.cfg.alpha as u64 || probabilistic_increase(n, self.cfg.beta, rng) {
+        } else if n < self.cfg.alpha as u64 || self.cfg.as_built || probabilistic_increase(n, self.cfg.beta, rng) {
             core.increase();
         } else {
             core.hold();
@@ -119,6 +129,30 @@ mod tests {
             let tol = 4.0 * (p * (1.0 - p) / draws as f64).sqrt();
             assert!((freq - p).abs() < tol, "n = {n}: frequency {freq}, expected {p} ± {tol}");
         }
+    }
+
+    /// As built, a backlog of up to beta packets grows the window every round (the report's
+    /// table: at n = 5 and 6 once in 32 and 63 rounds); above beta it shrinks, as in Vegas.
+    /// With RTT samples of 125 ms over a 100 ms base, diff = ⌊cwnd/4⌋.
+    #[test]
+    fn as_built_grows_every_round_up_to_beta() {
+        let cfg = MVegasConfig { as_built: true, ..MVegasConfig::default() };
+        let mut cc = MVegas::new(&cfg, init(10 * MSS));
+        let mut d = Rounds::new();
+        d.round(&mut cc, ms(100));
+        d.round(&mut cc, ms(100)); // slow start ends at 20 packets
+        assert_eq!(cc.control().cwnd, Some(20 * MSS));
+        let mut cwnd = 20;
+        let mut shrank = false;
+        for _ in 0..12 {
+            d.round(&mut cc, ms(125));
+            let now = cc.control().cwnd.unwrap() / MSS;
+            let expected = if cwnd / 4 > 6 { cwnd - 1 } else { cwnd + 1 };
+            assert_eq!(now, expected, "from {cwnd} packets, diff {}", cwnd / 4);
+            shrank |= now < cwnd;
+            cwnd = now;
+        }
+        assert!(shrank && cwnd <= 28, "held at beta: {cwnd}");
     }
 
     #[test]

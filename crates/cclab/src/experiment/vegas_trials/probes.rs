@@ -1,6 +1,10 @@
-//! Probes of the candidate causes C and D (see `claims` in the module above): the testbed run
-//! again with one candidate mechanism switched on, and the arithmetic that rules out others.
+//! Probes of the candidate causes A, C and D (see `claims` in the module above): the testbed
+//! run again with one candidate mechanism switched on, and the arithmetic that rules out others.
 //!
+//! - **mVegas as built** (`MVegasConfig::as_built`: a public copy of the report's module never
+//!   converts diff into its comparison value, so between alpha and beta the window always
+//!   grows): run on trials 1 and 3's mVegas (cause A: was the seed's mVegas held down by the
+//!   module it ran rather than by the network?).
 //! - **vCPU stalls** ([`sim::hostnoise`]'s `vm` preset: a guest loses its CPU for up to
 //!   [`VM_STALL_MAX`] about every [`VM_STALL_EVERY`], with wake-up latency): the largest
 //!   host-made delay we have evidence for. Run on trial 3's Vegas (can it make Vegas leave
@@ -18,10 +22,11 @@ use crate::experiment::{run_one, Options, Table};
 use crate::stats::Summary;
 use crate::table::num;
 use crate::UserError;
-use cc::algorithms::VegasConfig;
+use cc::algorithms::{MVegasConfig, VegasConfig};
+use cc::CcConfig;
 use cc::Time;
 use sim::hostnoise::{VM_STALL_EVERY, VM_STALL_MAX};
-use sim::HostNoise;
+use sim::{HostNoise, SimConfig, Transport};
 
 /// `tc-netem(8)`: "limit packets: maximum number of packets the qdisc may hold queued at a
 /// time", 1000 by default (Linux `netem_init`: `q->limit = 1000`).
@@ -33,27 +38,41 @@ pub struct Probes {
     pub vegas_100ms_stalls: Vec<f64>,
     /// Trial 1's Reno with vCPU stalls.
     pub reno_link_stalls: Vec<f64>,
+    /// mVegas as built, trials 1 and 3.
+    pub mvegas_as_built: [Vec<f64>; 2],
 }
+
+/// The trials mVegas as built runs on: the 0.2 ms LAN and 100 ms.
+pub const AS_BUILT_TRIALS: [u32; 2] = [1, 3];
 
 /// The `vm` host-noise preset on both guests.
 fn stalls() -> HostNoise {
     HostNoise::preset("vm").expect("the vm preset exists")
 }
 
-/// One probe cell: `cc` on `trial` with vCPU stalls, one run per seed.
-fn stalled_runs(cc: &str, trial: u32, runs: usize, opts: &Options) -> Result<Vec<f64>, UserError> {
+/// One probe cell: `cc` on `trial`, one run per seed, each configuration changed by `probe`
+/// (whose name `label` the run directories carry).
+fn probe_runs(cc: &str, trial: u32, runs: usize, opts: &Options, label: &str, probe: &dyn Fn(&mut SimConfig)) -> Result<Vec<f64>, UserError> {
     let netem = testbed::netem_of(seed::trial(trial));
     let mut xs = Vec::new();
     for run in 1..=runs {
         let mut cfg = testbed::config(cc, netem, testbed::HOST_NOISE, run as u64, Time::from_millis(100))?;
-        cfg.link.host_noise = stalls();
-        xs.push(mbps(&run_one(cfg, &opts.out.join(format!("probes/vm-stalls/trial-{trial}/{cc}/run-{run}")))?));
+        probe(&mut cfg);
+        xs.push(mbps(&run_one(cfg, &opts.out.join(format!("probes/{label}/trial-{trial}/{cc}/run-{run}")))?));
     }
     Ok(xs)
 }
 
 pub fn run(runs: usize, opts: &Options) -> Result<Probes, UserError> {
-    Ok(Probes { vegas_100ms_stalls: stalled_runs("vegas", 3, runs, opts)?, reno_link_stalls: stalled_runs("reno", 1, runs, opts)? })
+    let stalled = |cfg: &mut SimConfig| cfg.link.host_noise = stalls();
+    let as_built = |cfg: &mut SimConfig| {
+        cfg.flows[0].transport = Transport::Tcp(CcConfig::MVegas(MVegasConfig { as_built: true, ..MVegasConfig::default() }));
+    };
+    Ok(Probes {
+        vegas_100ms_stalls: probe_runs("vegas", 3, runs, opts, "vm-stalls", &stalled)?,
+        reno_link_stalls: probe_runs("reno", 1, runs, opts, "vm-stalls", &stalled)?,
+        mvegas_as_built: [probe_runs("mvegas", AS_BUILT_TRIALS[0], runs, opts, "as-built", &as_built)?, probe_runs("mvegas", AS_BUILT_TRIALS[1], runs, opts, "as-built", &as_built)?],
+    })
 }
 
 /// The rise of a round's smallest RTT over the base RTT `base` that makes Linux's Vegas leave
@@ -86,26 +105,28 @@ pub fn queue_drain_time() -> Time {
     Time::from_secs_f64(bits / testbed::fitted_rate().bits_per_sec())
 }
 
-/// The probes beside the cells they change: `vegas_3` and `reno_1` are our runs of trial 3's
-/// Vegas and trial 1's Reno without stalls.
-pub fn table(p: &Probes, vegas_3: &[f64], reno_1: &[f64]) -> Table {
-    let mut t = Table::new(
-        &format!(
-            "causes C and D probed: vCPU stalls (up to {} ms, about every {} ms) on both guests (Mbit/s, mean (min-max))",
-            num(VM_STALL_MAX.as_secs_f64() * 1e3),
-            num(VM_STALL_EVERY.as_secs_f64() * 1e3)
-        ),
-        &["cause", "cell", "with stalls", "without", "seed"],
-    );
+/// The probes beside the cells they change; `without(trial, k)` gives our runs of trial
+/// `trial`'s algorithm `k` (in `ALGOS` order) as the experiment ran them.
+pub fn table(p: &Probes, without: &dyn Fn(u32, usize) -> Vec<f64>) -> Table {
+    let stalls = format!("vCPU stalls (up to {} ms, about every {} ms) on both guests", num(VM_STALL_MAX.as_secs_f64() * 1e3), num(VM_STALL_EVERY.as_secs_f64() * 1e3));
+    let mut t = Table::new("causes A, C and D probed (Mbit/s, mean (min-max))", &["cause", "cell", "probed", "without", "seed", "probe"]);
     let cell = |xs: &[f64]| Summary::of(xs).map_or(String::new(), |s| format!("{} ({}-{})", num(s.mean), num(s.min), num(s.max)));
-    for (cause, trial, k, xs, without) in [("C", 3, 1, &p.vegas_100ms_stalls, vegas_3), ("D", 1, 0, &p.reno_link_stalls, reno_1)] {
+    let as_built = "mVegas as built: always +1 between alpha and beta";
+    let rows = [
+        ("C", 3, 1, &p.vegas_100ms_stalls, stalls.as_str()),
+        ("D", 1, 0, &p.reno_link_stalls, stalls.as_str()),
+        ("A", AS_BUILT_TRIALS[0], 2, &p.mvegas_as_built[0], as_built),
+        ("A", AS_BUILT_TRIALS[1], 2, &p.mvegas_as_built[1], as_built),
+    ];
+    for (cause, trial, k, xs, probe) in rows {
         let s = seed::trial(trial).cells[k].summary();
         t.row(vec![
             cause.into(),
             format!("trial {trial} {}", ALGOS[k].1),
             cell(xs),
-            cell(without),
+            cell(&without(trial, k)),
             format!("{} ({}-{})", num(s.mean), num(s.min), num(s.max)),
+            probe.into(),
         ]);
     }
     t
