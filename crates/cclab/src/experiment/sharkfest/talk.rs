@@ -339,49 +339,22 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
 /// The window's decrease at a loss and BBR's Startup exit, as the talk states them ([`super::laws`]).
 fn laws(r: &Results, claims: &mut Vec<Claim>) {
     let l = &r.laws;
-    let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
-    let mean_of = |xs: &[f64]| Summary::of(xs).map(|s| s.mean);
     let testbed = TESTBED.label();
-    if let Some(after) = mean_of(&l.cubic) {
-        claims.push(Claim::value(
-            &format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, {} losses alone on {testbed})", l.cubic.len()),
-            after,
-            0.7,
-            "",
-            0.01,
-            tol,
-        ));
-        claims.push(
-            Claim::value(&format!("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)"), after, 1.0 - 0.8, "", 0.01, tol).because(
-                "Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does",
-            ),
-        );
-    }
-    if let Some(after) = mean_of(&l.illinois_empty_queue) {
-        claims.push(Claim::value(
-            &format!(
-                "Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {} random losses at {} % on {}, where no queue forms)",
-                l.illinois_empty_queue.len(),
-                num(EMPTY_QUEUE_LOSS * 100.0),
-                EMPTY_QUEUE.label()
-            ),
-            after,
-            7.0 / 8.0,
-            "",
-            0.01,
-            tol,
-        ));
-    }
-    if let Some(after) = mean_of(&l.illinois_full_queue) {
-        claims.push(Claim::value(
-            &format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {} buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer)", l.illinois_full_queue.len()),
-            after,
-            0.5,
-            "",
-            0.01,
-            tol,
-        ));
-    }
+    // cwnd after a loss over before, against the law's 1 − β.
+    let decrease = |claim: String, after: &[f64], law: f64| {
+        Summary::of(after).map(|s| {
+            let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
+            Claim::value(&format!("{claim}; {} losses", after.len()), s.mean, law, "", 0.01, tol)
+        })
+    };
+    claims.extend(decrease(format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7));
+    claims.extend(decrease("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)".into(), &l.cubic, 1.0 - 0.8).map(|c| {
+        c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does")
+    }));
+    let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
+    claims.extend(decrease(format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0));
+    let full = format!("buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer");
+    claims.extend(decrease(format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5));
     let claim = format!("BBR: Startup \"Stopped if BW growth is less than 25% for 3 sequential probes\" (alone on {})", BBR_LINK.label());
     match &l.bbr_startup {
         Some(s) => {
