@@ -52,6 +52,15 @@ fn sackexp_beats_tcp_sack_under_loss() {
     }
     assert!(goodput("60 ms", "0 %", "SACKEXP") > 9.0 && goodput("60 ms", "0 %", "TCP SACK") > 9.0);
     assert!(dir.path().join("plots/goodput-vs-loss-rtt-60ms.png").exists());
+    // The per-link probe: p on each of three links both ways loses about 3p of the data, so
+    // each algorithm keeps less of its lossless goodput than with p on the bottleneck alone.
+    let name = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).find(|n| n.starts_with("probe-p") && n.ends_with(".csv")).expect("the probe's table");
+    let probe = rows(&dir.path().join(name));
+    let mean_of = |cell: &str| -> f64 { cell.split_whitespace().next().unwrap().parse().unwrap() };
+    assert_eq!(probe.iter().map(|r| r[0].as_str()).collect::<Vec<_>>(), ["SACKEXP", "TCP SACK"]);
+    for r in &probe {
+        assert!(mean_of(&r[2]) < mean_of(&r[1]), "{r:?}");
+    }
 }
 
 /// Mathis et al. 1997: Reno's throughput is MSS/RTT·C/sqrt(p), p the rate of congestion
