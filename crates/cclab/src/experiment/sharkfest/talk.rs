@@ -365,6 +365,21 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
     }
 }
 
+/// "Can handle sending speeds from 715bps to 2,9Tbps": the range of Linux's fixed-point
+/// bandwidth (`tcp_bbr.c`: packets per µs in a u32 scaled by `BW_UNIT` = 2^24), from one unit
+/// to the largest, for 1500-byte packets.
+fn bbr_range(claims: &mut Vec<Claim>) {
+    let bits = 1500.0 * 8.0;
+    let unit_pps = 1e6 / f64::from(1u32 << 24);
+    let (low, high) = (unit_pps * bits, unit_pps * f64::from(u32::MAX) * bits);
+    claims.push(Claim::not_comparable(
+        "BBR \"can handle sending speeds from 715bps to 2,9Tbps\"",
+        "715 bit/s to 2.9 Tbit/s".into(),
+        format!("Linux's range: {} bit/s to {} Tbit/s", num(low), num(high / 1e12)),
+        "the range is Linux's fixed-point bandwidth (tcp_bbr.c: packets per µs in a u32 scaled by BW_UNIT = 2^24, 1500-byte packets), arithmetic, which bounds no run; ours holds rates as 64-bit floats and has no such bound",
+    ));
+}
+
 /// Westwood's collateral damage: "same as Reno".
 fn westwood(r: &Results, claims: &mut Vec<Claim>) {
     if let (Some(w), Some(n)) = (r.col("westwood", |x| x.loss_episodes), r.col("reno", |x| x.loss_episodes)) {
@@ -416,5 +431,6 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     recovery(r, &mut c);
     bbr_phases(r, &mut c);
     laws(r, &mut c);
+    bbr_range(&mut c);
     c
 }
