@@ -17,12 +17,13 @@
 //!   three round trips earlier, a round trip being the mean RTT the samples show over those
 //!   rounds (a full queue lengthens them).
 
-use super::measure::Link;
+use super::measure::{flow0, Link};
 use crate::experiment::run_one;
+use crate::stats::Summary;
 use crate::UserError;
 use cc::Time;
 use sim::results::FlowSample;
-use sim::{LossSpec, RunResult};
+use sim::RunResult;
 use std::path::Path;
 
 /// CUBIC's and Illinois's overflow runs: the talk's testbed. Illinois at a full queue grows
@@ -38,14 +39,7 @@ pub const EMPTY_QUEUE_SECS: u64 = 60;
 pub fn law_run(cc: &str, link: Link, secs: u64, loss: f64, dir: &Path) -> Result<RunResult, UserError> {
     let mut cfg = link.config(link.flows(&[cc]), secs, loss, 1);
     cfg.sample_interval = Some(Time::from_millis(10));
-    if loss > 0.0 {
-        cfg.link.netem.loss = LossSpec::Random { p: loss, correlation: 0.0 };
-    }
     run_one(cfg, dir)
-}
-
-fn flow0(r: &RunResult) -> Vec<&FlowSample> {
-    r.series.as_ref().map_or(Vec::new(), |s| s.flows.iter().filter(|f| f.flow == 0).collect())
 }
 
 /// For each loss recovery of flow 0 but the first: ssthresh at its first sample over cwnd at
@@ -85,7 +79,7 @@ fn exit_of(samples: &[&FlowSample]) -> Option<StartupExit> {
     let rate_at = |t: f64| samples[..exit].iter().rev().find(|s| s.time <= t + 1e-9).and_then(|s| s.pacing_rate_mbps);
     let mean_rtt_s = |from: f64, to: f64| {
         let rtts: Vec<f64> = samples[..exit].iter().filter(|s| s.time > from && s.time <= to).filter_map(|s| s.rtt_ms).collect();
-        (!rtts.is_empty()).then(|| rtts.iter().sum::<f64>() / rtts.len() as f64 / 1e3)
+        Summary::of(&rtts).map(|s| s.mean / 1e3)
     };
     // Three round trips back from the end, each as long as the RTTs sampled within it show;
     // the first guess is the last sample's RTT, then one refinement over the span found.

@@ -91,14 +91,18 @@ pub fn recovery_run(cc: &str, link: Link, secs: u64, dir: &Path) -> Result<RunRe
     run_one(cfg, dir)
 }
 
+/// Flow 0's samples, in time order (none without a time series).
+pub(super) fn flow0(r: &RunResult) -> Vec<&sim::results::FlowSample> {
+    r.series.as_ref().map_or(Vec::new(), |s| s.flows.iter().filter(|f| f.flow == 0).collect())
+}
+
 /// "Recovery time after packet loss": for each loss recovery of the first flow but the first
 /// (the slow-start overshoot, a window the path never carried), the time from the recovery's
 /// end (cwnd at ssthresh) to the window regaining its largest value before that loss, read off
 /// the sampled cwnd (to one sample interval). A recovery whose window is not regained before
 /// the next loss or the run's end gives none.
 pub fn recovery_times(r: &RunResult) -> Vec<f64> {
-    let Some(series) = &r.series else { return Vec::new() };
-    let samples: Vec<&sim::results::FlowSample> = series.flows.iter().filter(|s| s.flow == 0).collect();
+    let samples = flow0(r);
     let in_recovery = |i: usize| samples[i].state == "recovery";
     let mut times = Vec::new();
     let (mut peak, mut recoveries, mut i) = (0.0f64, 0, 0);
@@ -161,8 +165,10 @@ fn median(mut xs: Vec<f64>) -> f64 {
 /// `probe_bw` samples the cruising rate is the median pacing rate, an up phase a sample above
 /// 1.1 times it and a down phase one below 0.9 times it.
 pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
-    let Some(series) = &r.series else { return BbrCycle::default() };
-    let samples: Vec<&sim::results::FlowSample> = series.flows.iter().filter(|s| s.flow == 0).collect();
+    let samples = flow0(r);
+    if samples.is_empty() {
+        return BbrCycle::default();
+    }
     let step = samples.windows(2).next().map_or(0.0, |w| w[1].time - w[0].time);
     let min_rtt_s = r.summary.flows[0].rtt_ms.min / 1e3;
     let mut c = BbrCycle::default();
