@@ -18,8 +18,9 @@ pub fn accuracy_line(r: &EmulatorReport) -> String {
     } else {
         "rate error not measured (frames overtake in the delay line)".to_string()
     };
+    let scheduler = if r.realtime { "SCHED_FIFO" } else { "default scheduler: no real-time priority allowed" };
     format!(
-        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us, {} socket drops, {:.0} frames per CPU second",
+        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us ({scheduler}), {} socket drops, {:.0} frames per CPU second",
         r.timing_error_p50_us,
         r.timing_error_p99_us,
         r.timing_error_max_us,
