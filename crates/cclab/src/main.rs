@@ -65,7 +65,9 @@ enum Command {
 #[derive(Subcommand)]
 enum TestbedCmd {
     /// Run a scenario on kernel TCP: the files of `cclab run --out` plus emulator.json (the
-    /// emulator's measured accuracy). --cc takes the kernel's names (reno, cubic, bbr, ...).
+    /// emulator's measured accuracy) and kernel.json (each flow's time limited by the receive
+    /// window or the send buffer, from TCP_INFO). --cc takes the kernel's names (reno, cubic,
+    /// bbr, ...).
     Run(RunArgs),
     /// The emulator's packet rate on one core: small UDP datagrams as fast as one sender
     /// thread makes them, through a 10 Gbit/s link; prints JSON.

@@ -10,7 +10,7 @@ use crate::{RunArgs, UserError};
 use crate::pcap::FrameFile;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use testbed::{EmulatorReport, TestbedConfig, TestbedResult};
+use testbed::{TestbedConfig, TestbedResult};
 
 /// The scenario of a testbed run, and each flow's kernel congestion control. `--cc` takes the
 /// kernel's names, which need not be algorithms of ours (`htcp`, `vegas`...): those flows
@@ -52,10 +52,16 @@ fn run_on_testbed(tc: &TestbedConfig, pcap: Option<&Path>) -> Result<TestbedResu
     Ok(result)
 }
 
-fn write_emulator_report(dir: &Path, r: &EmulatorReport) -> Result<(), UserError> {
-    let p = dir.join("emulator.json");
-    let json = serde_json::to_string_pretty(r).expect("the report serialises");
-    std::fs::write(&p, json + "\n").map_err(|e| UserError(format!("{}: {e}", p.display())))
+/// A testbed run's own reports beside its run files: `emulator.json` (the emulator's measured
+/// accuracy) and `kernel.json` (what the kernel says limited each flow).
+fn write_testbed_reports(dir: &Path, t: &TestbedResult) -> Result<(), UserError> {
+    let kernel = serde_json::json!({ "flows": t.limits });
+    for (name, json) in [("emulator.json", serde_json::to_value(&t.emulator).expect("the report serialises")), ("kernel.json", kernel)] {
+        let p = dir.join(name);
+        let text = serde_json::to_string_pretty(&json).expect("JSON values serialise");
+        std::fs::write(&p, text + "\n").map_err(|e| UserError(format!("{}: {e}", p.display())))?;
+    }
+    Ok(())
 }
 
 /// `cclab testbed run`.
@@ -66,13 +72,16 @@ pub fn testbed_run(a: &RunArgs) -> Result<(), UserError> {
     if let Some(dir) = &a.out {
         output::prepare_out_dir(dir, a.force, "--out")?;
         output::write_run(dir, &scenario, &t.result)?;
-        write_emulator_report(dir, &t.emulator)?;
+        write_testbed_reports(dir, &t)?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&t.result.summary).expect("summary serialises"));
     } else {
         output::print_run(&tc.sim, &t.result, scenario.link.netem.as_deref());
         println!("{}", accuracy_line(&t.emulator));
+        for l in &t.limits {
+            println!("{}", l.line());
+        }
         if t.emulator.socket_drops > 0 {
             println!("warning: the emulator's sockets dropped frames: the run is not the model's");
         }
@@ -132,10 +141,13 @@ pub fn twin(t: &TwinArgs) -> Result<(), UserError> {
         if let Some(dir) = &a.out {
             output::write_run(&dir.join(format!("sim-seed-{}", run.sim.seed)), &scenario, &r)?;
             output::write_run(&dir.join(format!("kernel-run-{}", k + 1)), &scenario, &kr.result)?;
-            write_emulator_report(&dir.join(format!("kernel-run-{}", k + 1)), &kr.emulator)?;
+            write_testbed_reports(&dir.join(format!("kernel-run-{}", k + 1)), &kr)?;
         }
         if !a.quiet && !a.json {
             eprintln!("kernel run {}: {}", k + 1, accuracy_line(&kr.emulator));
+            for l in &kr.limits {
+                eprintln!("kernel run {}: {}", k + 1, l.line());
+            }
         }
         ours.push(r);
         kernel.push(kr.result);
@@ -159,16 +171,23 @@ pub fn twin(t: &TwinArgs) -> Result<(), UserError> {
 /// One run of each engine, side by side.
 fn twin_once(a: &RunArgs, scenario: &crate::scenario::Scenario, tc: &TestbedConfig) -> Result<(), UserError> {
     let ours = simulate(tc.sim.clone(), a.quiet || a.json, "simulating")?;
-    let kernel = run_on_testbed(tc, a.pcap.as_deref())?.result;
-    let table = twin_table("simulator (ours) against the kernel", &ours, &kernel);
+    let kr = run_on_testbed(tc, a.pcap.as_deref())?;
+    let kernel = &kr.result;
+    let table = twin_table("simulator (ours) against the kernel", &ours, kernel);
     if let Some(dir) = &a.out {
         output::prepare_out_dir(dir, a.force, "--out")?;
         output::write_run(&dir.join("sim"), scenario, &ours)?;
-        output::write_run(&dir.join("kernel"), scenario, &kernel)?;
+        output::write_run(&dir.join("kernel"), scenario, kernel)?;
+        write_testbed_reports(&dir.join("kernel"), &kr)?;
         let p = dir.join("twin.csv");
         std::fs::write(&p, table.to_csv()?).map_err(|e| UserError(format!("{}: {e}", p.display())))?;
     }
     print!("{}", table.render_text());
+    if !a.quiet && !a.json {
+        for l in &kr.limits {
+            println!("{}", l.line());
+        }
+    }
     if let Some(dir) = &a.out {
         println!("wrote {}/{{sim,kernel,twin.csv}}", dir.display());
     }

@@ -42,6 +42,16 @@ fn twin_compares_reno_in_both_engines() {
             assert!(out.join(engine).join(f).exists(), "{engine}/{f}");
         }
     }
+    // The kernel run's own reports: the emulator's accuracy, and what limited the flow, whose
+    // parts cannot exceed the 4 s it was busy.
+    assert!(out.join("kernel/emulator.json").exists());
+    let limits: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("kernel/kernel.json")).unwrap()).unwrap();
+    let f = &limits["flows"][0];
+    let busy = f["busy_s"].as_f64().unwrap();
+    assert!(busy > 0.0 && busy <= 4.0, "{limits}");
+    for part in ["rwnd_limited_s", "sndbuf_limited_s"] {
+        assert!((0.0..=busy).contains(&f[part].as_f64().unwrap()), "{part}: {limits}");
+    }
     let csv = std::fs::read_to_string(out.join("twin.csv")).unwrap();
     for metric in ["throughput", "goodput", "retransmissions", "timeouts", "cwnd mean", "slow-start exit", "queueing delay mean"] {
         assert!(csv.lines().any(|l| l.starts_with(metric)), "{metric} missing: {csv}");

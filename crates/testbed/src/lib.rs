@@ -28,4 +28,4 @@ pub mod run;
 pub mod tcpinfo;
 
 pub use emulator::EmulatorReport;
-pub use run::{run, TestbedConfig, TestbedResult};
+pub use run::{run, FlowLimits, TestbedConfig, TestbedResult};

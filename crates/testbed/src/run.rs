@@ -5,6 +5,7 @@ use crate::emulator::{Capture, Emulator, EmulatorReport};
 use crate::kernel::{self, FlowRecord, KernelFlow};
 use crate::netns::{self, Namespaces};
 use crate::tcpinfo;
+use serde::Serialize;
 use cc::transport::SenderConfig;
 use cc::Time;
 use sim::results::{Accounting, Dist, FlowSummary, LinkSummary, Summary, TimeSeries};
@@ -66,10 +67,51 @@ impl TestbedConfig {
     }
 }
 
-/// A testbed run's result in the simulator's form, and the emulator's accuracy report.
+/// A testbed run's result in the simulator's form, the emulator's accuracy report, and what
+/// the kernel says limited each flow.
 pub struct TestbedResult {
     pub result: RunResult,
     pub emulator: EmulatorReport,
+    pub limits: Vec<FlowLimits>,
+}
+
+/// What held a kernel flow back, from its last `TCP_INFO` (the kernel's `tcp_chrono` timers,
+/// which `ss -ti` prints as `busy:`, `rwnd_limited:` and `sndbuf_limited:`): the time it had
+/// data in flight, and of that the time it could not send because the receiver's advertised
+/// window or its own send buffer was full. The simulator's receiver advertises no window, so
+/// a flow that spent time rwnd-limited here was held back by something the simulation lacks
+/// (Linux's receive-buffer autotuning starts at 64 KB and grows with what arrives).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FlowLimits {
+    pub flow: u32,
+    pub busy_s: f64,
+    pub rwnd_limited_s: f64,
+    pub sndbuf_limited_s: f64,
+}
+
+impl FlowLimits {
+    fn from_info(flow: usize, info: &crate::tcpinfo::TcpInfo) -> FlowLimits {
+        FlowLimits {
+            flow: flow as u32,
+            busy_s: info.busy_time as f64 * 1e-6,
+            rwnd_limited_s: info.rwnd_limited as f64 * 1e-6,
+            sndbuf_limited_s: info.sndbuf_limited as f64 * 1e-6,
+        }
+    }
+
+    /// One line for the terminal.
+    pub fn line(&self) -> String {
+        let share = |t: f64| if self.busy_s > 0.0 { t / self.busy_s * 100.0 } else { 0.0 };
+        format!(
+            "kernel flow {}: busy {:.2} s, limited by the receive window {:.3} s ({:.1} %), by the send buffer {:.3} s ({:.1} %)",
+            self.flow,
+            self.busy_s,
+            self.rwnd_limited_s,
+            share(self.rwnd_limited_s),
+            self.sndbuf_limited_s,
+            share(self.sndbuf_limited_s)
+        )
+    }
 }
 
 /// How long after the namespaces exist the run's clock starts. The emulator, the receiver and
@@ -187,7 +229,8 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
         },
     };
     let series = cfg.sample_interval.map(|_| TimeSeries { flows: rows, link: emu.link_series });
-    Ok(TestbedResult { result: RunResult { summary, series }, emulator: emu.report })
+    let limits = records.iter().enumerate().map(|(i, r)| FlowLimits::from_info(i, &r.last)).collect();
+    Ok(TestbedResult { result: RunResult { summary, series }, emulator: emu.report, limits })
 }
 
 /// As the simulator: from the last start to the first planned stop (or the end).

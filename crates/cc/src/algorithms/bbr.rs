@@ -32,7 +32,8 @@
 //!   for more bandwidth (it lasts until inflight reaches `1.25 · BDP` or a loss); the 3/4 phase
 //!   drains the queue it made (ending early once inflight is down to one BDP). The cycle
 //!   starts at a random phase other than 3/4.
-//! - **PROBE_RTT**: when `min_rtt` has not been refreshed (by a sample `≤` it) for 10 s,
+//! - **PROBE_RTT**: when `min_rtt` has not been refreshed (by a sample `<` it; Linux before
+//!   5.10 took `≤`, [`BbrConfig::min_rtt_refresh_on_equal`]) for 10 s,
 //!   `cwnd = 4` packets for `max(200 ms, 1 round)`, so the queue drains and a fresh `min_rtt`
 //!   can be measured; then back to PROBE_BW (or STARTUP if the pipe was never filled).
 //!
@@ -91,6 +92,14 @@ pub struct BbrConfig {
     pub extra_acked_gain: f64,
     pub extra_acked_window_rounds: u64,
     pub extra_acked_max_ms: u64,
+    /// Whether an RTT sample equal to `min_rtt` refreshes its stamp and so postpones
+    /// PROBE_RTT (`rtt_us <= min_rtt_us`). Linux did until 5.10; since commit "tcp: only
+    /// postpone PROBE_RTT if RTT is < current min_rtt estimate" (November 2020) only a
+    /// strictly lower sample does, because under persistent loss RTT samples come from
+    /// millisecond TCP timestamps, many equal the estimate, and PROBE_RTT was put off
+    /// indefinitely. The same happens here without loss: with no noise in the simulator every
+    /// sample taken with an empty queue equals `min_rtt`. Default false, as Linux today.
+    pub min_rtt_refresh_on_equal: bool,
 }
 
 impl Default for BbrConfig {
@@ -112,6 +121,7 @@ impl Default for BbrConfig {
             extra_acked_gain: 1.0,
             extra_acked_window_rounds: 5,
             extra_acked_max_ms: 100,
+            min_rtt_refresh_on_equal: false,
         }
     }
 }
@@ -173,7 +183,7 @@ impl Bbr {
             max_bw: WindowedFilter::max(cfg.bw_window_rounds, 0, Rate::ZERO),
             rounds: Rounds::default(),
             rtt: MinRttProbe::new(
-                MinRttFilter::new(interval, interval, true),
+                MinRttFilter::new(interval, interval, cfg.min_rtt_refresh_on_equal),
                 Time::from_millis(cfg.probe_rtt_duration_ms),
             ),
             full_pipe: FullPipe::default(),
@@ -718,7 +728,9 @@ mod tests {
         let mut cc = bbr(&BbrConfig::default());
         let mut p = Path::new(100);
         into_probe_bw(&mut cc, &mut p);
-        let last_min = p.h.now; // the last 100 ms sample
+        // min_rtt dates from the first ACK (1 ms in: 100 ACKs per 100 ms round); the equal
+        // samples since have not refreshed it (Linux since 5.10).
+        let last_min = Time::from_millis(1);
         let cwnd_before = cc.control().cwnd.unwrap();
         // A standing queue: every RTT sample is 120 ms, none refreshes the 100 ms minimum.
         p.rtt = Time::from_millis(120);

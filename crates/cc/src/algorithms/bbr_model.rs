@@ -125,9 +125,16 @@ impl Rounds {
 /// `probe_rtt_min` is the minimum RTT over the last `probe_rtt_interval`; when it is that old
 /// without a lower sample, the next sample replaces it and the flow is due for PROBE_RTT.
 /// `min_rtt` takes `probe_rtt_min` whenever that is lower, or once `min_rtt` itself is older
-/// than `min_rtt_window`. BBR v1 is the special case of equal windows (10 s) in which an
-/// equal sample also refreshes the estimate (Linux v1 compares with `<=`); BBR v3 probes every
-/// 5 s within a 10 s window and refreshes only on a strictly lower sample.
+/// than `min_rtt_window`. BBR v1 is the special case of equal windows (10 s); BBR v3 probes
+/// every 5 s within a 10 s window. Both refresh only on a strictly lower sample, as Linux has
+/// since 5.10; `refresh_on_equal` gives v1 as it was before (`<=`).
+///
+/// Samples count in whole microseconds, as Linux's (`rate_sample.rtt_us`, from the
+/// microsecond `tcp_mstamp`). The resolution decides how often PROBE_RTT comes: on a path
+/// whose floor is fixed, nanosecond samples keep setting new record lows a few ns apart (the
+/// queue a paced packet meets is never quite empty), each postponing PROBE_RTT by another
+/// 10 s; microsecond samples reach the floor's microsecond and then never beat it, so, as in
+/// Linux, PROBE_RTT comes every 10 s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MinRttFilter {
     min_rtt: Option<Time>,
@@ -160,7 +167,7 @@ impl MinRttFilter {
     /// expired before it (`BBR.probe_rtt_expired`).
     pub fn update(&mut self, rtt: Option<Time>, now: Time) -> bool {
         let expired = now > self.probe_rtt_min_stamp + self.probe_rtt_interval;
-        if let Some(r) = rtt {
+        if let Some(r) = rtt.map(|r| Time(r.0 / 1_000 * 1_000)) {
             let lower = self
                 .probe_rtt_min
                 .is_none_or(|m| r < m || (self.refresh_on_equal && r == m));
@@ -893,6 +900,24 @@ mod tests {
         // 10 s after 8 s without a new minimum: expired, and the next sample is taken.
         assert!(f.update(Some(ms(130)), Time::from_secs(18) + ms(1)));
         assert_eq!(f.min_rtt(), Some(ms(130)));
+    }
+
+    #[test]
+    fn min_rtt_counts_whole_microseconds_and_refreshes_only_on_a_lower_one_as_linux_since_5_10() {
+        let mut f = MinRttFilter::new(Time::from_secs(10), Time::from_secs(10), false);
+        let (ms, ns) = (Time::from_millis, |n: u64| Time(n));
+        f.update(Some(ns(100_300_400)), ms(0));
+        assert_eq!(f.min_rtt(), Some(Time::from_micros(100_300)), "truncated to the microsecond");
+        // 600 ns lower, but the same microsecond, and an equal sample: neither postpones.
+        f.update(Some(ns(100_300_000)), Time::from_secs(4));
+        f.update(Some(ns(100_300_900)), Time::from_secs(8));
+        assert!(f.update(Some(ms(101)), Time::from_secs(10) + ms(1)), "due 10 s after the first sample");
+        // A strictly lower microsecond does postpone it.
+        let mut g = MinRttFilter::new(Time::from_secs(10), Time::from_secs(10), false);
+        g.update(Some(ns(100_300_400)), ms(0));
+        g.update(Some(ns(100_299_999)), Time::from_secs(4));
+        assert_eq!(g.min_rtt(), Some(Time::from_micros(100_299)));
+        assert!(!g.update(Some(ms(101)), Time::from_secs(10) + ms(1)));
     }
 
     #[test]
