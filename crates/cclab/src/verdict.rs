@@ -21,8 +21,10 @@
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
 //!   holds on every seed, so the spread over seeds decides, not a mean.
 //! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
+//! - [`Claim::band`]: a model's band (its constant's stated range), met by the 95 %
+//!   confidence interval of our mean over seeds.
 
-use crate::stats::{prediction_half_width, welch_p, Summary};
+use crate::stats::{confidence_half_width, prediction_half_width, welch_p, Summary};
 use crate::table::{num, Table};
 
 /// The significance level of the distribution test: a difference with p < 0.05 does not hold.
@@ -177,6 +179,26 @@ impl Claim {
         Claim::new(claim, seed.into(), format!("{ours}; kept on {keeps} of {}", values.len()), test, verdict)
     }
 
+    /// A model's prediction given as a band `lo..=hi` (the range of its constant that its
+    /// source states, `basis`) against our runs over seeds: holds when the 95 % confidence
+    /// interval of our mean ([`crate::stats::confidence_half_width`]) meets the band, so that
+    /// the model is not rejected. With one run, its value must lie in the band.
+    pub fn band(claim: &str, ours: &[f64], (lo, hi): (f64, f64), unit: &str, basis: &str) -> Claim {
+        let seed = format!("model: {} to {}", num(lo), with_unit(hi, unit));
+        let Some(o) = Summary::of(ours) else {
+            return Claim::not_comparable(claim, seed, "no runs".into(), "we have no runs of this");
+        };
+        let half = confidence_half_width(&o, ALPHA).unwrap_or(0.0);
+        let (a, b) = (o.mean - half, o.mean + half);
+        let verdict = if a <= hi && b >= lo && o.mean.is_finite() { Verdict::Holds } else { Verdict::DoesNotHold };
+        let test = if o.n > 1 {
+            format!("the 95 % confidence interval of our mean, {} to {}, {} the band ({basis})", num(a), num(b), if verdict == Verdict::Holds { "meets" } else { "misses" })
+        } else {
+            format!("our one run {} the band ({basis})", if verdict == Verdict::Holds { "inside" } else { "outside" })
+        };
+        Claim::new(claim, seed, spread(&o, unit), test, verdict)
+    }
+
     /// A figure our model was fitted to: never counted as holding. `what` names the fitted
     /// parameter and the data it was fitted on.
     pub fn fitted(claim: &str, seed: String, ours: String, what: &str) -> Claim {
@@ -231,6 +253,23 @@ pub fn claims_table(claims: &[Claim]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three runs 1.10, 1.12, 1.14: mean 1.12, sd 0.02, half-width t(0.975, 2)·0.02/√3 =
+    /// 4.303·0.011547 = 0.0497, so 1.0703 to 1.1697: it misses a band ending at 1.0696 and
+    /// meets one ending at 1.071.
+    #[test]
+    fn bands_are_met_by_the_confidence_interval_of_our_mean() {
+        let runs = [1.10, 1.12, 1.14];
+        let c = Claim::band("x", &runs, (0.9961, 1.0696), "", "C from 1.22 to 1.31");
+        assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
+        assert!(c.test.contains("1.07") && c.test.contains("misses") && c.seed == "model: 0.9961 to 1.07", "{} / {}", c.test, c.seed);
+        assert_eq!(Claim::band("x", &runs, (0.9961, 1.071), "", "b").verdict, Verdict::Holds);
+        // Below the band too, and one run must lie inside it.
+        assert_eq!(Claim::band("x", &[0.90, 0.91, 0.92], (0.9961, 1.0696), "", "b").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::band("x", &[1.0], (0.9961, 1.0696), "", "b").verdict, Verdict::Holds);
+        assert_eq!(Claim::band("x", &[1.08], (0.9961, 1.0696), "", "b").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::band("x", &[], (0.9961, 1.0696), "", "b").verdict, Verdict::NotComparable);
+    }
 
     #[test]
     fn values_within_a_stated_tolerance() {

@@ -66,8 +66,9 @@ fn sackexp_beats_tcp_sack_under_loss() {
 /// Mathis et al. 1997: Reno's throughput is MSS/RTT·C/sqrt(p), p the rate of congestion
 /// signals, with C between 1.22 (periodic loss) and 1.31 (random loss) for an ACK per segment
 /// (their Table 1). SACK repairs several drops of one window in one recovery, so the signal
-/// rate is below the drop rate at every p; at 0.2 % (55 loss episodes in fast mode) ours lies
-/// within the law's spread of C at the signal rate.
+/// rate is below the drop rate at every p; at 0.2 % (about 55 loss episodes per run in fast
+/// mode, 3 seeds) the 95 % confidence interval of our mean meets the law's band of C at the
+/// signal rate, and the verdict table says so.
 #[test]
 fn mathis_law_holds_at_the_congestion_signal_rate() {
     let dir = tempfile::tempdir().unwrap();
@@ -75,13 +76,16 @@ fn mathis_law_holds_at_the_congestion_signal_rate() {
     let t = rows(&dir.path().join("reno-under-random-loss-rtt-100-ms.csv"));
     assert_eq!(t.len(), 3);
     let pct = |c: &str| c.trim_end_matches(" %").parse::<f64>().unwrap();
+    // A cell `mean unit ± sd (n = k)`: its mean.
+    let mean_of = |c: &str| c.split_whitespace().next().unwrap().parse::<f64>().unwrap();
     for r in &t {
-        assert!(pct(&r[3]) < pct(&r[0]), "signal rate {} not below p = {}", r[3], r[0]);
+        assert!(mean_of(&r[3]) < pct(&r[0]), "signal rate {} not below p = {}", r[3], r[0]);
+        assert!(r[5].ends_with("(n = 3)"), "three seeds: {}", r[5]);
     }
-    let at = t.iter().find(|r| r[0] == "0.2 %").unwrap();
-    let ratio: f64 = at[9].parse().unwrap();
-    let spread = 1.31 / 1.5f64.sqrt();
-    assert!((1.0 / spread..=spread).contains(&ratio), "{at:?}");
+    let verdicts = rows(&dir.path().join("verdicts.csv"));
+    let at = verdicts.iter().find(|r| r[0].starts_with("the Mathis law holds at p = 0.2 % (measured signal rate")).unwrap();
+    assert_eq!(at[4], "holds", "{at:?}");
+    assert!(dir.path().join("plots/goodput-vs-loss.png").is_file());
 }
 
 /// Seed 004, trial 3 (ACKs delayed 100 ms): mVegas leaves slow start for the window it has

@@ -436,7 +436,15 @@ impl LabelPlacer {
 fn series_elements<DB: DrawingBackend>(pts: &[(f64, f64)], s: &Series) -> Vec<DynElement<'static, DB, (f64, f64)>> {
     let c = s.color;
     match s.style {
-        Style::Line { width } => vec![PathElement::new(pts.to_vec(), ShapeStyle::from(&c).stroke_width(width)).into_dyn()],
+        Style::Line { width: 1 } => vec![PathElement::new(pts.to_vec(), ShapeStyle::from(&c).stroke_width(1)).into_dyn()],
+        // A thick line is drawn segment by segment: plotters fills a thick polyline as one
+        // polygon with mitred corners, and where a dense series turns back on itself (a
+        // per-interval rate jumping up and down) the corners shoot out as spikes beyond the
+        // data, below zero or above the maximum. A segment alone is a plain rectangle.
+        Style::Line { width } => pts
+            .windows(2)
+            .map(|w| PathElement::new(w.to_vec(), ShapeStyle::from(&c).stroke_width(width)).into_dyn())
+            .collect(),
         Style::Dashed => DashedLineSeries::new(pts.to_vec(), 8, 6, ShapeStyle::from(&c).stroke_width(2))
             .into_iter()
             .map(|e| e.into_dyn())
@@ -530,6 +538,30 @@ mod tests {
         assert_eq!(emptiest_place(&[], plot, (200, 100)), SeriesLabelPosition::UpperRight);
         assert_eq!(covered_pixels(&[(0, 0), (8, 0)], true), vec![(0, 0), (4, 0), (8, 0)]);
         assert_eq!((Marker::nth(3), Marker::nth(13), Marker::nth(21)), (Marker::Circle, Marker::Square, Marker::Triangle));
+    }
+
+    /// A dense series that turns back on itself every point (a per-interval rate between 2 and
+    /// 8) drawn 3 pixels wide stays within the band it spans plus half its width: no corner
+    /// shoots out beyond the data (plotters' one-polygon outline of a thick polyline did, by
+    /// tens of pixels).
+    #[test]
+    fn thick_lines_do_not_spike_beyond_their_data() {
+        let (w, h) = (400u32, 300u32);
+        let mut buf = vec![255u8; (w * h * 3) as usize];
+        {
+            let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+            let mut chart = ChartBuilder::on(&root).build_cartesian_2d(0.0..1.0, 0.0..10.0).unwrap();
+            let pts: Vec<(f64, f64)> = (0..400).map(|k| (k as f64 / 400.0, if k % 2 == 0 { 2.0 } else { 8.0 })).collect();
+            let s = Series::new(None, color(0), Style::Line { width: 3 }, pts.clone());
+            chart.draw_series(series_elements(&pts, &s)).unwrap();
+            root.present().unwrap();
+        }
+        // y = 8 is row 60 and y = 2 row 240 (30 rows per unit); the line is 3 pixels wide.
+        let inked = |row: u32| (0..w).any(|x| buf[((row * w + x) * 3) as usize..][..3] != [255, 255, 255]);
+        let rows: Vec<u32> = (0..h).filter(|&r| inked(r)).collect();
+        assert!(!rows.is_empty());
+        let (top, bottom) = (rows[0], *rows.last().unwrap());
+        assert!(top >= 58 && bottom <= 242, "ink from row {top} to {bottom}, the data span rows 60 to 240");
     }
 
     #[test]
