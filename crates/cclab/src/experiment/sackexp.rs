@@ -296,6 +296,28 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         probed.push((name, after, seed_figure, nearer, past));
     }
     out.tables.push(probe);
+    // SACKEXP's 91 % at 60 ms: the window-stall model, and what the probe moved.
+    let stall_model = stall_fraction(0.001, 0.060, 10e6, 1500.0);
+    let per_link_after = probed.first().map_or(f64::NAN, |p| p.1);
+    for c in out.claims.iter_mut().filter(|c| c.claim.starts_with("SACKEXP goodput at p = 0.1 % / lossless (RTT 60 ms)") && !c.holds() && c.why.is_empty()) {
+        let needed = 1.0 / 0.91 - 1.0;
+        c.why = format!(
+            "with no congestion window SACKEXP sends a window of one BDP (the receiver's), and each loss holds that window's \
+             left edge for about one RTT while SACK repairs it: the goodput kept is about 1/(1 + p·λ·(RTT + 4/λ)) with λ the \
+             link's {:.0} packets per second (see `stall_fraction`), {:.3} at p = 0.1 % and 60 ms (ours {:.3}, {:+.1} % from \
+             the model). The seed's 0.91 needs p·λ·(RTT + 4/λ) = {:.3}, about {:.1} times our p on the data: as \
+             if its loss hit the data on two of the path's three links (the seed's emulab dropped on links it does not name; \
+             with all three lossy both ways, the probe below, ours keeps {:.3}), or a window below the BDP; the seed gives \
+             neither, so the cause is not settled",
+            10e6 / 8.0 / 1500.0,
+            stall_model,
+            mean(&rel(60, 0.001, 0)),
+            (mean(&rel(60, 0.001, 0)) / stall_model - 1.0) * 100.0,
+            needed,
+            needed / (1.0 / stall_model - 1.0),
+            per_link_after,
+        );
+    }
     out.notes.push(format!(
         "The seed's emulab setup dropped packets on its links and does not say on which; our runs apply p to the data at the \
          bottleneck only. Tested: p on each of the path's {PATH_LINKS} links each way (3 × 10 ms per direction makes the \
@@ -323,6 +345,19 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     Ok(out)
 }
 
+/// The fraction of its lossless goodput a sender without a congestion window keeps under
+/// random loss `p` when its window is the path's BDP (the receiver's window, as SACKEXP's):
+/// a lost segment holds the window's left edge. The sender goes on until it has sent one
+/// window past the hole, B/λ = one RTT after the loss (λ the link's packets per second, B the
+/// BDP in packets); the hole shows one RTT after the loss plus three later segments' arrival
+/// (3/λ), the retransmission takes one slot (1/λ), and its ACK frees the window one RTT after
+/// that. So each loss stalls the sender for about RTT + 4/λ, and with λ·p losses per second of
+/// sending the fraction kept is `1 / (1 + p·λ·(RTT + 4/λ))`.
+pub fn stall_fraction(p: f64, rtt_s: f64, rate_bps: f64, packet_bytes: f64) -> f64 {
+    let lambda = rate_bps / 8.0 / packet_bytes;
+    1.0 / (1.0 + p * lambda * (rtt_s + 4.0 / lambda))
+}
+
 /// The seed's figures: goodput (solid, markers) and throughput (dashed) against p, both on log
 /// axes, one series per algorithm, with our min–max over seeds as bars on the goodput.
 fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64) -> Figure {
@@ -347,5 +382,21 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
         size: WIDE,
         panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("Mbit/s", lo, 100.0), series)
             .legend_at(plotters::chart::SeriesLabelPosition::LowerLeft)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 10 Mbit/s of 1500-byte packets is λ = 833.33 per second; at p = 0.1 % and 60 ms each
+    /// loss stalls 60 + 4.8 ms, so p·λ·0.0648 = 0.054 and the fraction is 1/1.054 = 0.94877.
+    /// Lossless, nothing is lost; the fraction falls as p or the RTT grows.
+    #[test]
+    fn stall_fraction_by_hand() {
+        assert!((stall_fraction(0.001, 0.060, 10e6, 1500.0) - 0.94877).abs() < 1e-5);
+        assert_eq!(stall_fraction(0.0, 0.060, 10e6, 1500.0), 1.0);
+        assert!(stall_fraction(0.002, 0.060, 10e6, 1500.0) < stall_fraction(0.001, 0.060, 10e6, 1500.0));
+        assert!(stall_fraction(0.001, 0.600, 10e6, 1500.0) < stall_fraction(0.001, 0.060, 10e6, 1500.0));
     }
 }
