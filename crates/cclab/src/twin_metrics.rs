@@ -152,7 +152,9 @@ pub fn judge(what: &str, ours: &[RunResult], kernel: &[RunResult], metrics: &[&M
                     } else if c.holds() || !off.is_finite() {
                         c
                     } else {
-                        c.because(&format!("ours is {off:+.1} % from the kernel's mean, beyond both engines' run-to-run spread; we have not traced the cause"))
+                        // Below 0.1 % a tenth of a percent would print +0.0: two decimals then.
+                        let off = if off.abs() < 0.1 { format!("{off:+.2}") } else { format!("{off:+.1}") };
+                        c.because(&format!("ours is {off} % from the kernel's mean, beyond both engines' run-to-run spread; we have not traced the cause"))
                     }
                 }
                 _ => Claim::not_comparable(&claim, format!("{} kernel runs", k.len()), format!("{} runs", o.len()), "one of the engines did not report it"),
