@@ -50,6 +50,8 @@ pub trait AimdLaw: Clone + Send + 'static {
 
     /// The recovery episode ended (Linux `CA_EVENT_COMPLETE_CWR`); the window may be reset.
     fn on_recovery_end(&mut self, _w: &mut RenoWindow, _mss: Bytes, _ctx: &Ctx) {}
+    /// The sender transmits with nothing in flight ([`TxStart`]).
+    fn on_tx_start(&mut self, _tx: &TxStart, _ctx: &Ctx) {}
 
     fn fast_recovery(&self) -> FastRecovery {
         FastRecovery::NewReno
@@ -111,6 +113,10 @@ impl<L: AimdLaw> CongestionControl for Aimd<L> {
             let a = self.law.increase(&self.w, self.mss, rest, ctx);
             self.w.additive_increase(rest, self.mss, a);
         }
+    }
+
+    fn on_tx_start(&mut self, tx: &TxStart, ctx: &mut Ctx) {
+        self.law.on_tx_start(tx, ctx);
     }
 
     fn on_timeout(&mut self, ctx: &mut Ctx) {

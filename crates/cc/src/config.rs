@@ -247,6 +247,9 @@ impl CongestionControl for Cc {
     fn on_idle_restart(&mut self, ctx: &mut Ctx) {
         dispatch!(self, c => c.on_idle_restart(ctx))
     }
+    fn on_tx_start(&mut self, tx: &TxStart, ctx: &mut Ctx) {
+        dispatch!(self, c => c.on_tx_start(tx, ctx))
+    }
     #[inline]
     fn control(&self) -> Control {
         dispatch!(self, c => c.control())

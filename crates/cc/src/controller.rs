@@ -111,6 +111,20 @@ pub struct Sent {
     pub app_limited: bool,
 }
 
+/// The sender transmits with nothing in flight: Linux's `CA_EVENT_TX_START`, which
+/// `tcp_event_data_sent` raises whenever `tcp_packets_in_flight` is 0 as a segment leaves (the
+/// connection's first segment, the first after an idle period, the retransmission after an RTO,
+/// when every segment out counts as lost). Reported to [`CongestionControl::on_tx_start`].
+#[non_exhaustive]
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct TxStart {
+    /// Time since the sender's previous transmission (Linux `now − lsndtime`); zero for the
+    /// connection's first segment.
+    pub idle: Time,
+    /// The sender was application-limited (Linux `tp->app_limited`).
+    pub app_limited: bool,
+}
+
 /// The controller's decision: a window, a rate, or both. The driver always honours the pacing
 /// rate; with `cwnd = None` the flow is limited only by the receiver window and its rate.
 /// Windows and rates count payload bytes, like the delivery rate they are derived from.
@@ -221,8 +235,11 @@ pub trait CongestionControl {
     fn on_timeout(&mut self, _ctx: &mut Ctx) {}
     /// A loss was found to be spurious (undo).
     fn on_spurious_loss(&mut self, _ctx: &mut Ctx) {}
-    /// The sender starts again after an idle period longer than an RTO (RFC 5681 §4.1).
+    /// The sender starts again after an idle period longer than an RTO (RFC 5681 §4.1;
+    /// Linux `CA_EVENT_CWND_RESTART`).
     fn on_idle_restart(&mut self, _ctx: &mut Ctx) {}
+    /// The sender transmits with nothing in flight ([`TxStart`], Linux `CA_EVENT_TX_START`).
+    fn on_tx_start(&mut self, _tx: &TxStart, _ctx: &mut Ctx) {}
     fn control(&self) -> Control;
     fn snapshot(&self) -> Snapshot;
 

@@ -41,7 +41,7 @@ pub use config::{algorithm_names, AlgorithmInfo, Cc, CcConfig, Family, ALGORITHM
 pub use names::display_name;
 pub use controller::{
     CcEvent, CcInit, CongestionControl, Control, Ctx, EventLog, FastRecovery, Feedback, RateSample, RttStats, Sent,
-    Snapshot,
+    Snapshot, TxStart,
 };
 pub use rng::{component_rng, CcRng};
 pub use units::{Bytes, Rate, Time};

@@ -491,9 +491,13 @@ impl CongestionControl for Bbr {
         self.full_pipe.count = 0;
     }
 
-    /// `bbr_cwnd_event(CA_EVENT_TX_START)`: after idle, pace at the estimate (no gain) and
-    /// finish a PROBE_RTT that the idle period has completed.
-    fn on_idle_restart(&mut self, ctx: &mut Ctx) {
+    /// `bbr_cwnd_event(CA_EVENT_TX_START)` while application-limited: after idle, pace at the
+    /// estimate (no gain) and finish a PROBE_RTT that the idle period has completed. (Linux
+    /// raises no `CA_EVENT_CWND_RESTART` for a module with its own `cong_control`.)
+    fn on_tx_start(&mut self, tx: &TxStart, ctx: &mut Ctx) {
+        if !tx.app_limited {
+            return;
+        }
         self.aggr.restart(ctx.now);
         let probe_rtt_done = self.rtt.restart_from_idle(ctx.now);
         match self.mode {
@@ -576,6 +580,22 @@ mod tests {
         cc.update_gains();
         p.round(&mut cc, 100, mbps8(), 100 * MSS);
         (cc, p)
+    }
+
+    /// Linux `bbr_cwnd_event`: a transmission with nothing in flight restarts from idle only
+    /// while the sender is application-limited; in PROBE_BW the pacing rate then falls to the
+    /// estimate at gain 1. Not application-limited (the retransmission after an RTO), nothing.
+    #[test]
+    fn tx_start_restarts_from_idle_only_when_application_limited() {
+        let (mut cc, mut p) = cruising();
+        let at_one = paced(cc.bw(), 1.0, cc.cfg.pacing_margin_percent);
+        cc.pacing.rate = paced(cc.bw(), 1.25, cc.cfg.pacing_margin_percent);
+        let probing = cc.control().pacing_rate;
+        cc.on_tx_start(&TxStart { idle: Time::from_millis(50), app_limited: false }, &mut p.h.ctx());
+        assert_eq!(cc.control().pacing_rate, probing);
+        cc.on_tx_start(&TxStart { idle: Time::from_millis(50), app_limited: true }, &mut p.h.ctx());
+        assert_eq!(cc.control().pacing_rate, Some(at_one));
+        assert_ne!(probing, Some(at_one));
     }
 
     #[test]

@@ -122,6 +122,18 @@ impl CubicLaw {
 impl AimdLaw for CubicLaw {
     type Config = CubicConfig;
 
+    /// `cubictcp_cwnd_event(CA_EVENT_TX_START)` (Linux since 4.1, "tcp: cubic: better follow
+    /// cubic curve after idle period"): an epoch under way moves forward by the time the
+    /// sender was idle, never past now, so W_cubic(t) does not count the idle time and the
+    /// window does not leap when sending resumes.
+    fn on_tx_start(&mut self, tx: &TxStart, ctx: &Ctx) {
+        if let Some(e) = &mut self.epoch {
+            if tx.idle > Time::ZERO {
+                e.start = (e.start + tx.idle).min(ctx.now);
+            }
+        }
+    }
+
     fn new(cfg: &CubicConfig, _init: CcInit) -> CubicLaw {
         CubicLaw { cfg: cfg.clone(), w_max: 0.0, w_est: 0.0, epoch: None, hystart: Hystart::new(&cfg.hystart_config()) }
     }
@@ -219,6 +231,27 @@ mod tests {
         assert!((c.w_cubic(k - 1.0, k, 100.0) - 99.6).abs() < 1e-9);
         assert!((c.w_cubic(k + 1.0, k, 100.0) - 100.4).abs() < 1e-9);
         assert!((c.alpha() - 0.5294).abs() < 1e-4);
+    }
+
+    /// Linux since 4.1 (`CA_EVENT_TX_START`): an epoch under way moves forward by the time the
+    /// sender was idle, never past now, so the curve does not count the idle time.
+    #[test]
+    fn the_epoch_skips_an_idle_period() {
+        let mut cc = Cubic::new(&CubicConfig::default(), init(200 * MSS));
+        let mut h = Harness::new();
+        h.loss(&mut cc, true);
+        h.now = Time::from_secs(1);
+        h.ack_n(&mut cc, 1, false);
+        assert_eq!(cc.law.epoch.unwrap().start, Time::from_secs(1), "the epoch begins at the first ACK after the loss");
+        h.now = Time::from_secs(3);
+        cc.on_tx_start(&TxStart { idle: Time::from_millis(1500), app_limited: true }, &mut h.ctx());
+        assert_eq!(cc.law.epoch.unwrap().start, Time::from_millis(2500));
+        cc.on_tx_start(&TxStart { idle: Time::from_secs(10), app_limited: true }, &mut h.ctx());
+        assert_eq!(cc.law.epoch.unwrap().start, Time::from_secs(3), "never past now");
+        // No epoch (slow start, or just after a loss): nothing to move.
+        let mut fresh = Cubic::new(&CubicConfig::default(), init(10 * MSS));
+        fresh.on_tx_start(&TxStart { idle: Time::from_secs(1), app_limited: true }, &mut h.ctx());
+        assert!(fresh.law.epoch.is_none());
     }
 
     #[test]

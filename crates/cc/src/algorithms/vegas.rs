@@ -20,6 +20,10 @@
 //!   ssthresh with it); otherwise hold. Vegas therefore keeps alpha..beta packets queued.
 //! - A round with fewer than three RTT samples (delayed ACKs) gets Reno's increase instead;
 //!   after a loss episode or a timeout the measurements restart from a fresh round.
+//! - Whenever a segment leaves with nothing in flight (Linux `CA_EVENT_TX_START`: the first
+//!   segment, the first after idle, the retransmission after an RTO, and after an ACK that
+//!   covered everything out) Linux calls `tcp_vegas_init`: `base_rtt` is forgotten and
+//!   learned again from the next samples. So do we.
 //!
 //! Losses are handled as Reno (`ssthresh = cwnd/2`, Linux `tcp_reno_ssthresh`).
 //!

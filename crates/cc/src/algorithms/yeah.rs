@@ -173,6 +173,10 @@ impl CongestionControl for Yeah {
     fn on_idle_restart(&mut self, _ctx: &mut Ctx) {
         self.rtt = VegasRtt::default();
     }
+    /// Linux's YeAH takes Vegas's `cwnd_event`: `tcp_vegas_init` on `CA_EVENT_TX_START`.
+    fn on_tx_start(&mut self, _tx: &TxStart, _ctx: &mut Ctx) {
+        self.rtt = VegasRtt::default();
+    }
     fn control(&self) -> Control {
         self.shell.control()
     }

@@ -679,6 +679,12 @@ impl SenderCore {
                 }
             }
         }
+        if self.in_flight() == 0 {
+            // tcp_event_data_sent: CA_EVENT_TX_START, after CA_EVENT_CWND_RESTART as in Linux.
+            let tx = TxStart { idle: self.last_send.map_or(Time::ZERO, |last| now - last), app_limited: self.rate.app_limited > 0 };
+            let (cc, mut ctx) = self.ctx(now);
+            cc.on_tx_start(&tx, &mut ctx);
+        }
         let in_flight_after = (self.in_flight() + 1) * self.cfg.mss;
         let app_limited_flag = if self.rate.app_limited > 0 { APP_LIMITED } else { 0 };
         let rec = Seg {
@@ -1611,6 +1617,29 @@ mod tests {
         assert_eq!((s.recovery_state(), s.stats().loss_episodes), (RecoveryState::Recovery, 2));
         assert_eq!(s.control().cwnd, Some(5 * MSS));
         s.check_invariants().unwrap();
+    }
+
+    /// Linux raises `CA_EVENT_TX_START` on every transmission with nothing in flight, and Vegas
+    /// then forgets its base RTT (`tcp_vegas_init`). After the first flight's ACKs Vegas has
+    /// one; segments sent with others in flight keep it; the retransmission after an RTO, with
+    /// every segment out counted lost, clears it.
+    #[test]
+    fn a_transmission_with_nothing_in_flight_restarts_vegas_as_linux_does() {
+        let cfg = SenderConfig { initial_window: 4, tlp: false, ..SenderConfig::default() };
+        let mut s = SenderCore::new(cfg, &CcConfig::from_name("vegas").unwrap(), component_rng(1, 1));
+        s.on_handshake(ms(100));
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 4);
+        assert_eq!(s.snapshot().min_rtt, None);
+        s.on_ack(ms(100), &ack(2, None, Time::ZERO));
+        assert!(s.snapshot().min_rtt.is_some(), "a base RTT from the first ACK");
+        assert!(!send_all(&mut s, ms(100)).is_empty());
+        assert!(s.snapshot().min_rtt.is_some(), "sent with segments in flight: kept");
+        let fire = s.next_timer().unwrap();
+        s.on_timer(fire);
+        assert_eq!(s.stats().timeouts, 1);
+        let out = send_all(&mut s, fire);
+        assert!(out.first().is_some_and(|t| t.is_retransmission), "{out:?}");
+        assert_eq!(s.snapshot().min_rtt, None, "the retransmission left with nothing in flight");
     }
 
     /// A lost tail (the last four of 20 segments): without TLP only the RTO (SRTT + 200 ms)

@@ -526,8 +526,12 @@ impl CongestionControl for Bbr3 {
         self.inflight_hi = self.inflight_hi.max(hi);
     }
 
-    /// `HandleRestartFromIdle()` (§5.4.1).
-    fn on_idle_restart(&mut self, ctx: &mut Ctx) {
+    /// `BBRHandleRestartFromIdle()` (§5.4.1): on sending with nothing in flight while
+    /// application-limited (Linux: `CA_EVENT_TX_START` with `tp->app_limited`).
+    fn on_tx_start(&mut self, tx: &TxStart, ctx: &mut Ctx) {
+        if !tx.app_limited {
+            return;
+        }
         self.aggr.restart(ctx.now);
         let probe_rtt_done = self.rtt.restart_from_idle(ctx.now);
         if self.state.is_probe_bw() {
