@@ -101,6 +101,8 @@ fn recovery_cause(p: f64, signals: f64, ratio: f64) -> String {
                 (expected - ratio) / expected * 100.0,
                 p * w
             )
+        } else if ratio > expected + 0.02 {
+            format!("{traced}: above that, so a recovery costs less than a whole RTT of growth here, and what holds ours below the law is not traced")
         } else {
             traced
         }
