@@ -47,6 +47,11 @@ impl Summary {
     }
 }
 
+/// The mean of `xs`; NaN when it is empty or holds a NaN (no mean to speak of).
+pub fn mean(xs: &[f64]) -> f64 {
+    Summary::of(xs).map_or(f64::NAN, |s| s.mean)
+}
+
 /// Welch's two-sided t-test of equal means: the p-value, or `None` when it is undefined
 /// (fewer than two runs on a side). Two samples without any spread have p = 1 when their
 /// means are equal and p = 0 when they differ.

@@ -31,7 +31,7 @@
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, INK, WIDE};
-use crate::stats::Summary;
+use crate::stats::{mean, Summary};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, LossSpec, QueueLimit, SimConfig};
@@ -160,10 +160,6 @@ impl AtP {
     fn timeouts(&self) -> u64 {
         self.runs.iter().map(|r| r.timeouts).sum()
     }
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len().max(1) as f64
 }
 
 pub fn run(opts: &Options) -> Result<Output, UserError> {

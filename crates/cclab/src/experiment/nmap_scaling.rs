@@ -29,7 +29,7 @@
 use super::{Claim, Options, Output, Table};
 use crate::plot::{self, PlotFiles, VersusRow};
 use crate::scan_table;
-use crate::stats::Summary;
+use crate::stats::{mean, Summary};
 use crate::UserError;
 use cc::scan::variant::SlowStart;
 use cc::scan::{TimingTemplate, UltraTimingVals, Variant};
@@ -173,10 +173,6 @@ fn fit_share(seeds: &RangeInclusive<u64>) -> Fit {
         .collect();
     let best = grid.iter().min_by(|a, b| (a.3.ln() - target).abs().total_cmp(&(b.3.ln() - target).abs())).expect("a grid");
     Fit { share: best.0, grid }
-}
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len() as f64
 }
 
 fn pct(share: f64) -> String {

@@ -32,7 +32,7 @@
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Panel, Series, Style, VersusRow, WIDE};
-use crate::stats::Summary;
+use crate::stats::{mean, Summary};
 use crate::UserError;
 use cc::protocols::DatagramConfig;
 use cc::rate::sabul::gen_a::GenALawConfig;
@@ -111,10 +111,6 @@ fn mbit(r: &RunResult) -> Vec<f64> {
 
 fn join(xs: &[f64], p: usize) -> String {
     xs.iter().map(|x| format!("{x:.p$}")).collect::<Vec<_>>().join(" / ")
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    Summary::of(xs).map_or(f64::NAN, |s| s.mean)
 }
 
 /// Gen-C's growth of the rate per second at `mbit` with interval `t_ms` (spec §1.4 Gen-C: inc

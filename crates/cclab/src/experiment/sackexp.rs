@@ -26,7 +26,7 @@
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, WIDE};
-use crate::stats::Summary;
+use crate::stats::{mean, Summary};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, FlowSummary, LinkConfig, LossSpec, QueueLimit, SimConfig};
@@ -109,10 +109,6 @@ impl Runs {
         self.goodput.push(f.goodput_bps / 1e6);
         self.efficiency.push(f.efficiency);
     }
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    Summary::of(xs).map_or(f64::NAN, |s| s.mean)
 }
 
 fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {

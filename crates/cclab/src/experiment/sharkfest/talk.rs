@@ -27,7 +27,7 @@
 use super::laws::{Laws, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS};
 use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
 use crate::experiment::Claim;
-use crate::stats::{welch_p, Summary};
+use crate::stats::{mean, welch_p, Summary};
 use crate::verdict::{Bound, Verdict, ALPHA};
 use crate::table::num;
 
@@ -127,10 +127,6 @@ impl Results {
     pub fn col(&self, cc: &str, f: impl Fn(&Row) -> f64) -> Option<Vec<f64>> {
         self.rows.iter().find(|(n, _)| *n == cc).map(|(_, rows)| rows.iter().map(f).collect())
     }
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    Summary::of(xs).map_or(f64::NAN, |s| s.mean)
 }
 
 fn name(cc: &str) -> &str {
