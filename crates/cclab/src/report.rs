@@ -72,8 +72,10 @@ fn paragraphs(text: &str) -> Vec<String> {
     text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect()
 }
 
+/// A cell is set as a number (right-aligned) when it starts with a digit after any sign, or
+/// with a bound such as "< 0.0001".
 fn cell(text: &str) -> Cell {
-    let numeric = text.trim_start_matches(['-', '+', '±']).starts_with(|ch: char| ch.is_ascii_digit());
+    let numeric = text.trim_start_matches(['-', '+', '±', '<', '>', '≤', '≥', ' ']).starts_with(|ch: char| ch.is_ascii_digit());
     Cell { text: text.to_string(), numeric }
 }
 
@@ -196,6 +198,16 @@ mod tests {
 
     fn ok<T>(r: Result<T, UserError>) -> T {
         r.unwrap_or_else(|e| panic!("{}", e.0))
+    }
+
+    #[test]
+    fn numbers_and_bounds_are_set_right_aligned() {
+        for text in ["12.5", "-3", "± 0.2", "< 0.0001", "≥ 5"] {
+            assert!(cell(text).numeric, "{text}");
+        }
+        for text in ["Reno", "p < 0.05", "", "-"] {
+            assert!(!cell(text).numeric, "{text}");
+        }
     }
 
     fn claims() -> Vec<Claim> {

@@ -119,7 +119,7 @@ impl Claim {
             None => Claim::not_comparable(claim, seed_text, ours_text, "Welch's test needs two runs or more on each side"),
             Some(p) => {
                 let verdict = if p >= ALPHA { Verdict::Holds } else { Verdict::DoesNotHold };
-                let test = format!("Welch's t-test, two-sided: p = {}, {} α = {ALPHA}", p_value(p), if p >= ALPHA { "≥" } else { "<" });
+                let test = format!("Welch's t-test, two-sided: {}, {} α = {ALPHA}", p_equals(p), if p >= ALPHA { "≥" } else { "<" });
                 Claim::new(claim, seed_text, ours_text, test, verdict)
             }
         }
@@ -226,13 +226,23 @@ impl Claim {
 }
 
 /// A p-value to two significant digits (0.38, 0.012), or "< 0.0001".
-fn p_value(p: f64) -> String {
+pub fn p_value(p: f64) -> String {
     if p < 1e-4 {
         return "< 0.0001".into();
     }
     let decimals = (1 - p.log10().floor() as i32).max(2) as usize;
     let s = format!("{p:.decimals$}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// "p = 0.38", or "p < 0.0001" below the smallest p-value we print.
+pub fn p_equals(p: f64) -> String {
+    let v = p_value(p);
+    if v.starts_with('<') {
+        format!("p {v}")
+    } else {
+        format!("p = {v}")
+    }
 }
 
 /// How many claims hold, of how many that can hold (fitted and not comparable ones excluded).
@@ -362,5 +372,7 @@ mod tests {
         assert_eq!(p_value(0.012), "0.012");
         assert_eq!(p_value(1.0), "1");
         assert_eq!(p_value(1e-6), "< 0.0001");
+        assert_eq!(p_equals(1e-6), "p < 0.0001");
+        assert_eq!(p_equals(0.38), "p = 0.38");
     }
 }

@@ -445,12 +445,12 @@ fn beyond_spread(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
     match p {
         Some(p) if p >= ALPHA && c.holds() => {
             c.verdict = Verdict::DoesNotHold;
-            c.test = format!("{}, and beyond the seeds' spread: Welch's p = {} ≥ {ALPHA}", c.test, num(p));
+            c.test = format!("{}, and beyond the seeds' spread: Welch's {} ≥ {ALPHA}", c.test, crate::verdict::p_equals(p));
             c.why = "above on every seed, but by less than the runs vary: no difference to speak of".into();
             c
         }
         Some(p) => {
-            c.test = format!("{}, and beyond the seeds' spread (Welch's p = {})", c.test, num(p));
+            c.test = format!("{}, and beyond the seeds' spread (Welch's {})", c.test, crate::verdict::p_equals(p));
             c
         }
         None => c,

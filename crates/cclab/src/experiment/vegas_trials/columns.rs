@@ -1,0 +1,138 @@
+//! The seed's own columns against each other (cause F): in each trial, are the seed's five
+//! Vegas runs distributed like its Reno runs, like its mVegas runs, like both or like neither?
+//!
+//! Two sets of runs are "alike" when Welch's two-sided t-test between them gives
+//! `p ≥ ALPHA` ([`crate::verdict::ALPHA`], 0.05): the test cannot tell them apart. Vegas
+//! between Reno and mVegas would be alike to both or to neither; the seed's table has it alike
+//! to exactly one in every trial, Reno in trials 1, 2 and 4 and mVegas in trials 3, 5 and 6.
+//! Where the seed's Vegas is like its mVegas, our mVegas is set beside it too: if those runs
+//! were made with the seed's modified module (the hypothesis of cause F), that is the cell of
+//! ours they should match.
+
+use super::seed;
+use crate::experiment::Table;
+use crate::stats::{welch_p, Summary};
+use crate::table::num;
+use crate::verdict::{p_value, ALPHA};
+
+/// Which of the seed's other two columns its Vegas runs are alike to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Likeness {
+    Reno,
+    MVegas,
+    Both,
+    Neither,
+}
+
+impl Likeness {
+    fn label(self) -> &'static str {
+        match self {
+            Likeness::Reno => "Reno",
+            Likeness::MVegas => "mVegas",
+            Likeness::Both => "both",
+            Likeness::Neither => "neither",
+        }
+    }
+}
+
+/// Welch's p between the seed's Vegas and its Reno, and between its Vegas and its mVegas.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparison {
+    pub trial: u32,
+    pub p_reno: f64,
+    pub p_mvegas: f64,
+}
+
+impl Comparison {
+    pub fn likeness(&self) -> Likeness {
+        match (self.p_reno >= ALPHA, self.p_mvegas >= ALPHA) {
+            (true, false) => Likeness::Reno,
+            (false, true) => Likeness::MVegas,
+            (true, true) => Likeness::Both,
+            (false, false) => Likeness::Neither,
+        }
+    }
+}
+
+/// Welch's p between two summaries; equal summaries with no spread are alike (p = 1).
+fn p(a: &Summary, b: &Summary) -> f64 {
+    welch_p(a, b).unwrap_or(f64::NAN)
+}
+
+/// The seed's Vegas against its Reno and its mVegas in `trial`.
+pub fn compare(trial: &seed::Trial) -> Comparison {
+    let [reno, vegas, mvegas] = trial.cells.map(|c| c.summary());
+    Comparison { trial: trial.number, p_reno: p(&vegas, &reno), p_mvegas: p(&vegas, &mvegas) }
+}
+
+/// Every trial's comparison, in the seed's order.
+pub fn compare_all() -> Vec<Comparison> {
+    seed::TRIALS.iter().map(compare).collect()
+}
+
+/// Welch's p between our runs `ours` and the seed's Vegas of `trial` (NaN with fewer than two
+/// runs).
+pub fn ours_against_seed_vegas(trial: u32, ours: &[f64]) -> f64 {
+    Summary::of(ours).map_or(f64::NAN, |o| p(&o, &seed::trial(trial).cells[1].summary()))
+}
+
+/// The table: per trial, the seed's Vegas, its p against the seed's Reno and mVegas, which it
+/// is like, and, where it is like mVegas, our mVegas (from `ours(trial, k)`, `k` in `ALGOS`
+/// order) with its p against the seed's Vegas.
+pub fn table(ours: &dyn Fn(u32, usize) -> Vec<f64>) -> Table {
+    let mut t = Table::new(
+        "cause F: the seed's Vegas against its own Reno and mVegas columns (Welch's t-test, alike when p ≥ 0.05)",
+        &["trial", "seed Vegas (Mbit/s)", "p against seed Reno", "p against seed mVegas", "alike to", "our mVegas (Mbit/s)", "p, our mVegas against seed Vegas"],
+    );
+    for c in compare_all() {
+        let s = seed::trial(c.trial).cells[1].summary();
+        let mut row = vec![c.trial.to_string(), format!("{} ± {}", num(s.mean), num(s.sd)), p_value(c.p_reno), p_value(c.p_mvegas), c.likeness().label().into()];
+        if c.likeness() == Likeness::MVegas {
+            let xs = ours(c.trial, 2);
+            let mean = Summary::of(&xs).map_or(f64::NAN, |o| o.mean);
+            row.extend([num(mean), p_value(ours_against_seed_vegas(c.trial, &xs))]);
+        } else {
+            row.extend([String::new(), String::new()]);
+        }
+        t.row(row);
+    }
+    t
+}
+
+/// The trials in which the seed's Vegas is alike to `like`.
+pub fn trials_like(all: &[Comparison], like: Likeness) -> Vec<u32> {
+    all.iter().filter(|c| c.likeness() == like).map(|c| c.trial).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(mean: f64, sd: f64) -> Summary {
+        Summary { n: 5, min: mean - sd, median: mean, max: mean + sd, mean, sd }
+    }
+
+    /// Far apart by many standard errors is "not alike"; a hair apart is "alike".
+    #[test]
+    fn likeness_follows_welch_at_alpha() {
+        let c = |p_reno, p_mvegas| Comparison { trial: 0, p_reno, p_mvegas }.likeness();
+        assert_eq!(c(0.5, 0.001), Likeness::Reno);
+        assert_eq!(c(0.001, 0.5), Likeness::MVegas);
+        assert_eq!(c(0.5, 0.5), Likeness::Both);
+        assert_eq!(c(0.001, 0.001), Likeness::Neither);
+        assert_eq!(c(ALPHA, 0.0), Likeness::Reno, "p = alpha is not significant");
+        // 10 ± 1 against 10.1 ± 1: t = 0.16, alike; against 20 ± 1: t = 15.8, not.
+        assert!(p(&summary(10.0, 1.0), &summary(10.1, 1.0)) > 0.8);
+        assert!(p(&summary(10.0, 1.0), &summary(20.0, 1.0)) < 1e-4);
+    }
+
+    /// The seed's table (its five runs per cell, `seed.rs`): Vegas alike to Reno in trials
+    /// 1, 2 and 4, alike to mVegas in 3, 5 and 6, never to both or neither.
+    #[test]
+    fn the_seeds_vegas_is_alike_to_exactly_one_column() {
+        let all = compare_all();
+        assert_eq!(trials_like(&all, Likeness::Reno), vec![1, 2, 4]);
+        assert_eq!(trials_like(&all, Likeness::MVegas), vec![3, 5, 6]);
+        assert!(trials_like(&all, Likeness::Both).is_empty() && trials_like(&all, Likeness::Neither).is_empty());
+    }
+}
