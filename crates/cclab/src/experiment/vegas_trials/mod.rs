@@ -269,7 +269,9 @@ fn cause_f(all: &[TrialRuns]) -> String {
          92.7 Mbit/s, mVegas's level in trials 1 and 4 as well. Linux 3.13's Vegas has no mechanism we found for either (causes \
          C and E). It is what the table would show if those Vegas runs had been made with the modified module (vegas2) still \
          selected. The seed switches modules between series with `sysctl -w net.ipv4.tcp_congestion_control`, and when that \
-         write fails Linux keeps the module it had. The seed gives no way to check which module ran, so no verdict changes. If it \
+         write fails Linux keeps the module it had: tcp_set_default_congestion_control answers a name it cannot find or load \
+         with ENOENT, which sysctl prints as \"No such file or directory\", and changes nothing (we watched Linux 6.18 do so \
+         in a network namespace: after selecting reno, a write of an unknown name failed and reno stayed). The seed gives no way to check which module ran, so no verdict changes. If it \
          holds, those Vegas cells are mVegas cells, and our mVegas against the seed's Vegas gives {}; a miss there is cause A's.",
         list(&like_reno),
         ps(&like_reno, &|c| c.p_reno),
