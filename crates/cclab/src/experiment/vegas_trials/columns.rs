@@ -6,8 +6,10 @@
 //! between Reno and mVegas would be alike to both or to neither; the seed's table has it alike
 //! to exactly one in every trial, Reno in trials 1, 2 and 4 and mVegas in trials 3, 5 and 6.
 //! Where the seed's Vegas is like its mVegas, our mVegas is set beside it too: if those runs
-//! were made with the seed's modified module (the hypothesis of cause F), that is the cell of
-//! ours they should match.
+//! were made with the seed's modified module (the hypothesis of cause F: a vegas2 built from
+//! `tcp_vegas.c` that keeps its `EXPORT_SYMBOL_GPL`s stops Linux from loading `tcp_vegas`, so
+//! selecting "vegas" fails and leaves the module selected before), that is the cell of ours
+//! they should match.
 
 use super::seed;
 use crate::experiment::Table;

@@ -262,17 +262,24 @@ fn cause_f(all: &[TrialRuns]) -> String {
         })
         .collect();
     format!(
-        "Cause F (the seed's own Vegas column; a hypothesis). Welch's t-test cannot tell the seed's five Vegas runs from its Reno \
+        "Cause F (the seed's own Vegas column; a hypothesis with a mechanism). Welch's t-test cannot tell the seed's five Vegas runs from its Reno \
          runs in trials {} ({}; against its mVegas: {}), nor from its mVegas runs in trials {} ({}; against its Reno: \
          {}). {} So wherever the seed's Vegas \
          leaves Reno's rate it lands on mVegas's: at 100 ms (trials 3 and 6) and in trial 5, where 1 % ACK loss took it to \
          92.7 Mbit/s, mVegas's level in trials 1 and 4 as well. Linux 3.13's Vegas has no mechanism we found for either (causes \
-         C and E). It is what the table would show if those Vegas runs had been made with the modified module (vegas2) still \
-         selected. The seed switches modules between series with `sysctl -w net.ipv4.tcp_congestion_control`, and when that \
-         write fails Linux keeps the module it had: tcp_set_default_congestion_control answers a name it cannot find or load \
-         with ENOENT, which sysctl prints as \"No such file or directory\", and changes nothing (we watched Linux 6.18 do so \
-         in a network namespace: after selecting reno, a write of an unknown name failed and reno stayed). The seed gives no way to check which module ran, so no verdict changes. If it \
-         holds, those Vegas cells are mVegas cells, and our mVegas against the seed's Vegas gives {}; a miss there is cause A's.",
+         C and E). The pattern is what the table would show if no Vegas run ran Vegas: each Vegas series ran with the module \
+         selected before it, Reno in one group of trials and vegas2 in the other. Linux makes that likely. The public copy of \
+         vegas2 that cause A's as-built probe follows is tcp_vegas.c renamed, and it still exports the five symbols Linux's \
+         tcp_vegas module exports (tcp_vegas_init, tcp_vegas_pkts_acked, tcp_vegas_state, tcp_vegas_cwnd_event, \
+         tcp_vegas_get_info). Linux refuses to load a module that exports a symbol another module already exports \
+         (kernel/module.c, verify_export_symbols: \"exports duplicate symbol\", -ENOEXEC), so with vegas2 loaded, as the \
+         seed's mVegas runs show it was, tcp_vegas cannot be. The seed switches modules between series with `sysctl -w \
+         net.ipv4.tcp_congestion_control`, and tcp_set_default_congestion_control answers a name it cannot find or load with \
+         ENOENT, which sysctl prints as \"No such file or directory\", and changes nothing (we watched Linux 6.18 keep reno \
+         after a write of an unknown name, in a network namespace). The seed does not say whether its vegas2 kept those exports \
+         or in which order it ran the modules, so this stays a hypothesis and no verdict changes. If it holds, the seed's Vegas \
+         column measured Reno and mVegas, and our mVegas against the seed's Vegas where it is like mVegas gives {}; a miss there \
+         is cause A's.",
         list(&like_reno),
         ps(&like_reno, &|c| c.p_reno),
         ps(&like_reno, &|c| c.p_mvegas),
@@ -375,7 +382,7 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
     );
     let cause_f = cause_f(all);
     let why_mvegas_fast = "mVegas fills a 0.2 ms path within milliseconds after its early exit, and RTT noise that holds it down holds Vegas lower still: see cause A in the notes.".to_string();
-    let why_vegas_noise = format!("Our host noise (0 to {noise_ms} ms per ACK) makes Vegas see a queue and hold back ({} Mbit/s; {} without noise): see cause B.", num(f.at_model.0), num(f.at_zero.0));
+    let why_vegas_noise = format!("Our host noise (0 to {noise_ms} ms per ACK) makes Vegas see a queue and hold back ({} Mbit/s; {} without noise): see cause B. The seed's Vegas runs here cannot be told from its Reno runs: see cause F.", num(f.at_model.0), num(f.at_zero.0));
     let why_vegas_100ms = "Our Vegas never leaves slow start at 100 ms and reaches the receive window as Reno does, while the seed's ended with mVegas: see cause C. The seed's Vegas runs here cannot be told from its mVegas runs: see cause F.";
     let why_trial_2 = "The seed's trial 2 ran 3-4 % faster than its trial 1; our link rate is fitted on trial 1 (and trial 2's delay is assumed): see cause D.";
     let why_no_spread = "A 1 % difference of means against our almost zero spread at the fitted link rate: see cause D.";
