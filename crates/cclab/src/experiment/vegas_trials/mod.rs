@@ -430,8 +430,9 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
         let m = |k: usize| num(s.cells[k].summary().mean);
         let why = match (trial, k) {
             (3 | 6, 1) => why_vegas_100ms.to_string(),
+            (5, 1) => why_vegas_5.to_string(),
             (5, 2) => why_mvegas_fast.to_string(),
-            _ => why_vegas_noise.to_string(),
+            _ => "Our mVegas at 100 ms leaves slow start at the second round trip and then adds a packet per round trip, below Reno at the receive window: see cause C.".to_string(),
         };
         directions.push((
             significant_direction(
