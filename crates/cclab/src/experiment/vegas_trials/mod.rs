@@ -325,7 +325,7 @@ fn cause_a_under_f(noise: Time, checks: &[fitted_noise::Check], all: &[TrialRuns
         "Cause A read under cause F (fitted). If the seed's Vegas column measured Reno and mVegas, the seed has no Vegas run \
          for host noise to hold down, and cause A's objection to noise (it holds Vegas lower than mVegas) falls away. Our \
          evidence puts a guest's scheduling delay at tens to hundreds of microseconds and gives no level for the seed's host, so \
-         the level is fitted: from the trial-1 sweep, the upper bound whose mVegas mean is nearest the seed's, {} ms ({}). Out \
+         the level is fitted: from the trial-1 sweep, the upper bound whose mVegas mean is nearest the seed's, {} ms. With it, {}. Out \
          of sample, {agree} of {of} mVegas cells agree with the seed by Welch's test: {}. Most of these checks are weak. \
          Trials 4 and 5 differ from trial 1 only by ACK loss, which changes nothing in our model. At 100 ms (trials 3 and 6) \
          the noise is at most {} % of the round trip, and mVegas gives much the same at our evidence-based noise ({} and {} \
