@@ -112,7 +112,7 @@ fn the_scan_is_deterministic() {
 /// Prints the three workloads × three variants, averaged over seeds 1..=`N` (default 1), with
 /// the share of answering routers from `UNR` and the loss from `LOSS` (defaults the model's),
 /// for the workload of `ONLY` addresses if set, e.g.
-/// `N=8 UNR=0.0025 LOSS=0.001 cargo test --release -p sim --test scan -- --ignored --nocapture`.
+/// `N=8 UNR=0.0015 LOSS=0.001 cargo test --release -p sim --test scan -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn explore() {

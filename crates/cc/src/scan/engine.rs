@@ -272,7 +272,9 @@ impl UltraScan {
         if let Some(i) = self.hosts[hi].probes_outstanding.iter().position(|p| p.is_ping && now - p.sent > to) {
             let p = self.hosts[hi].probes_outstanding[i];
             self.counters.ping_timeouts += 1;
-            self.adjust_timing(hi, p, None, now);
+            if self.rules.ping_timeout_timed {
+                self.adjust_timing(hi, p, None, now);
+            }
             self.destroy(hi, i);
         }
     }

@@ -4,7 +4,8 @@
 //! per reply grows far too slowly (seed 000, nmap's wiki page "ResponseRateScaledCongestionControl").
 //! This module is nmap's answer, a library piece for any prober: no I/O and no clock, time and
 //! events are handed in. It has three variants, selected by name ([`Variant`]): `unscaled`
-//! (before 2007-09), `scaled-2007` (the seed's), `scaled` (nmap today).
+//! (trunk just before 2007-09-18, the seed's baseline), `scaled-2007` (the seed's), `scaled`
+//! (nmap today).
 //!
 //! Source: nmap, `github.com/nmap/nmap` at `db4aefddfa348ec815ffa83a109c97e05db88766`, read
 //! through cclab's spec `shared/specs/nmap-ultrascan-cc.md` (paraphrased, no code copied):
@@ -39,7 +40,7 @@
 //! timeout = clamp(srtt + 4·rttvar, 100 ms, 10 s)     srtt += err/8, rttvar += (|err| − rttvar)/4
 //! ```
 //!
-//! Starting values: cwnd 10, ssthresh 75 (50 before 2007-09). The seed's argument: with a
+//! Starting values: cwnd 10, ssthresh 75 (50 before 2007-09-05, `1b41c049f`). The seed's argument: with a
 //! fraction *f* of probes answered, a window that grows `1/cwnd` per reply grows by *f* per
 //! round trip instead of 1, like a square root instead of linearly; multiplying increments by
 //! `1/f` restores the linear growth.

@@ -9,7 +9,7 @@
 //!              slow start (cwnd < ssthresh):  cwnd = min(cwnd + slow_incr·s·m, ssthresh)
 //!              avoidance:                     cwnd = cwnd + ca_incr·s·m / cwnd
 //!              cwnd = min(cwnd, max_cwnd)
-//!   (before 2007-09: slow start while cwnd ≤ ssthresh, with no cap)
+//!   (before 2007-09-18: slow start while cwnd ≤ ssthresh, with no cap)
 //!
 //! drop (host):        cwnd = low_cwnd,                          ssthresh = ⌊max(in_flight / host_drop_ssthresh_divisor, 2)⌋
 //! drop_group (group): cwnd = max(low_cwnd, cwnd / group_drop_cwnd_divisor), ssthresh = ⌊max(in_flight / group_drop_ssthresh_divisor, 2)⌋

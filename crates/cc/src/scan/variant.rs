@@ -1,25 +1,31 @@
 //! The three generations of nmap's probe-window control, selectable by name (spec §0, §2.4, §6).
 //!
-//! | | `unscaled` (before 2007-09) | `scaled-2007` (`eddc2b083`, the seed's) | `scaled` (nmap today) |
+//! | | `unscaled` (trunk of 2007-09-05 to -17, the seed's baseline) | `scaled-2007` (`eddc2b083`, the seed's) | `scaled` (nmap today) |
 //! |---|---|---|---|
 //! | group increment scale *s* | 1 | min(probes_sent / probes_replied_to, 50) | min(expected / received, 50) |
 //! | host increment scale | 1 | 1 | min(expected / received, 50) (`0f396a5b3`, `12a4288aa`) |
 //! | slow start (group / host) | `cwnd ≤ ssthresh`, uncapped | `cwnd < ssthresh` capped at ssthresh / `≤`, uncapped | `<`, capped / `<`, capped |
-//! | initial ssthresh, `ca_incr` | 50, 1 | 75, by template | 75, by template |
-//! | ssthresh divisor on a drop (T0..T3 / T4 / T5) | 2 / 1.5 / 1.5 | 1.5 / 4/3 / 5/4 | 1.5 / 4/3 / 5/4 |
+//! | initial ssthresh, `ca_incr` | 75, 1 | 75, by template | 75, by template |
+//! | ssthresh divisor on a drop (T0..T3 / T4 / T5) | 1.5 / 4/3 / 5/4 | 1.5 / 4/3 / 5/4 | 1.5 / 4/3 / 5/4 |
 //! | reply to a retransmission | drop | drop | drop, then ack (`637ba35a2`) |
 //! | ICMP unreachable from a router | host down, no timing (`302547375`) | host down, timed (drop at try > 0) | ignored (`9ac591f9d`) |
 //! | error reply at try > 0 | timed | timed | not timed (`90ba6b97d`) |
 //! | `pingtime` | 5 s | 5 s | 1.25 s (`94e7a9cd4`) |
+//! | a global ping that times out | destroyed, no timing | destroyed, no timing | a drop (`da0b2c98c`, 2009-01-03) |
 //!
-//! Read from the ultra_scan code before `eddc2b083` (as it is stored in public mirrors:
-//! `init_perf_values` and `ultrascan_adjust_timing`): the pre-2007 slow start test `cwnd ≤
-//! ssthresh` with no cap, and the pre-2007 ssthresh divisors on a drop, 2 below -T4 and 1.5 at
-//! -T4/-T5 (`group_drop_ccthresh_divisor`, `host_drop_ccthresh_divisor`; the cwnd divisor was
-//! already 2). Two entries are inferences: `eddc2b083` must have made the group test strict when
-//! it added the cap, or the capped window would stay at ssthresh for ever; and `scaled-2007` gets
-//! today's divisors (1.5, 4/3, 5/4), which sit in the code beside the template-dependent
-//! `ca_incr` that the spec dates to `eddc2b083`.
+//! Read from nmap's trunk just before `eddc2b083` (`f5337b670`, 2007-09-17: `init_perf_values`,
+//! `ultrascan_adjust_timing`, `processData`): the slow start test `cwnd ≤ ssthresh` with no cap,
+//! initial ssthresh 75 and the ssthresh divisors 1.5, 4/3 and 5/4, which `1b41c049f`
+//! (2007-09-05) brought in (before it: 50, and 2 below -T4, 1.5 at -T4/-T5). The seed's unscaled
+//! runs had them: their cwnd/ccthresh graphs come from the group timing stats that `nmap -d2`
+//! prints, which the same commit added ("Print group timing stats with -d2 ... Change how much
+//! the congestion threshold drops on packet drops. Increase the initial ccthresh from 50 to
+//! 75."), and the seed compares with "current SVN". At -T4/-T5 that trunk's increments depended
+//! on the probes per host (`cc_incr = 1 + 7/n`); we keep 1 there, since the seed ran at -T3.
+//! (The spec, `specs/nmap-ultrascan-cc.md` §0, dates the rise from 50 to 75 to `eddc2b083`;
+//! the repository's history puts it at `1b41c049f`, and so do we.) One entry is an inference:
+//! `eddc2b083` must have made the group test strict when it added the cap, or the capped window
+//! would stay at ssthresh for ever.
 
 use super::perf::{ScanPerformanceVars, TimingTemplate};
 use crate::units::Time;
@@ -29,7 +35,8 @@ use std::str::FromStr;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Variant {
-    /// nmap before 2007-09-18: RFC 2581 increments, ICMP unreachables from routers never timed.
+    /// nmap's trunk before 2007-09-18 (since 2007-09-05): RFC 2581 increments, ICMP
+    /// unreachables from routers never timed.
     #[serde(rename = "unscaled")]
     Unscaled,
     /// `eddc2b083` (2007-09-18), the wiki's "scaled": group increments × min(sent/replied, 50).
@@ -87,6 +94,10 @@ pub struct VariantRules {
     pub unreachable: UnreachableRule,
     /// A reply that does not mark the host up, to a try > 0, adjusts no timing (since 2009).
     pub error_retry_untimed: bool,
+    /// A global ping that times out adjusts timing, as a drop (`da0b2c98c`, 2009-01-03:
+    /// "Without this, global pings never gave negative feedback"); before, `processData`
+    /// destroyed it without timing.
+    pub ping_timeout_timed: bool,
 }
 
 impl Variant {
@@ -110,6 +121,7 @@ impl Variant {
                 ack_after_drop: false,
                 unreachable: UnreachableRule::DownUntimed,
                 error_retry_untimed: false,
+                ping_timeout_timed: false,
             },
             Variant::Scaled2007 => VariantRules {
                 group_scale: ScaleRule::SentOverReplied,
@@ -119,6 +131,7 @@ impl Variant {
                 ack_after_drop: false,
                 unreachable: UnreachableRule::DownTimed,
                 error_retry_untimed: false,
+                ping_timeout_timed: false,
             },
             Variant::Scaled => VariantRules {
                 group_scale: ScaleRule::ExpectedOverReceived,
@@ -128,6 +141,7 @@ impl Variant {
                 ack_after_drop: true,
                 unreachable: UnreachableRule::Ignored,
                 error_retry_untimed: true,
+                ping_timeout_timed: true,
             },
         }
     }
@@ -137,14 +151,10 @@ impl Variant {
         let mut p = ScanPerformanceVars::new(template);
         match self {
             Variant::Unscaled => {
-                p.initial_ssthresh = 50;
+                // `init_perf_values` at `f5337b670`: today's initial ssthresh and divisors
+                // (from `1b41c049f`), `cc_incr` 1.
                 p.ca_incr = 1.0;
                 p.pingtime = Time::from_secs(5);
-                // `init_perf_values` before `eddc2b083`: ccthresh divided by 2 on a drop below
-                // -T4, by 1.5 at -T4 and -T5.
-                let d = if template.level() < 4 { 2.0 } else { 1.5 };
-                p.group_drop_ssthresh_divisor = d;
-                p.host_drop_ssthresh_divisor = d;
             }
             Variant::Scaled2007 => p.pingtime = Time::from_secs(5),
             Variant::Scaled => {}
@@ -185,10 +195,12 @@ mod tests {
     #[test]
     fn the_older_variants_keep_their_constants() {
         let u = Variant::Unscaled.perf(TimingTemplate::T4);
-        assert_eq!((u.initial_ssthresh, u.ca_incr, u.pingtime), (50, 1.0, Time::from_secs(5)));
-        assert_eq!(u.group_drop_ssthresh_divisor, 1.5, "T4 before 2007-09");
+        assert_eq!((u.initial_ssthresh, u.ca_incr, u.pingtime), (75, 1.0, Time::from_secs(5)));
+        assert_eq!(u.group_drop_ssthresh_divisor, 4.0 / 3.0, "T4 at f5337b670");
         let u3 = Variant::Unscaled.perf(TimingTemplate::T3);
-        assert_eq!((u3.group_drop_ssthresh_divisor, u3.host_drop_ssthresh_divisor), (2.0, 2.0));
+        assert_eq!((u3.group_drop_ssthresh_divisor, u3.host_drop_ssthresh_divisor), (1.5, 1.5));
+        assert!(!Variant::Unscaled.rules().ping_timeout_timed && !Variant::Scaled2007.rules().ping_timeout_timed);
+        assert!(Variant::Scaled.rules().ping_timeout_timed);
         let s = Variant::Scaled2007.perf(TimingTemplate::T4);
         assert_eq!((s.initial_ssthresh, s.ca_incr, s.pingtime), (75, 2.0, Time::from_secs(5)));
         assert_eq!(Variant::Scaled.perf(TimingTemplate::T3).pingtime, Time::from_millis(1250));

@@ -37,7 +37,7 @@ impl Default for ScanNetwork {
             rtt: RttDistribution::LogNormal { median: Time::from_millis(150), sigma: 0.7 },
             jitter: 0.1,
             loss: 0.001,
-            unreachable_fraction: 0.0025,
+            unreachable_fraction: 0.0015,
             icmp_rate_limit: Some(IcmpRateLimit { per_second: 2.0, burst: 1.0 }),
             arp_drops_first: true,
             access_rate: Rate::from_bits_per_sec(10e6),
