@@ -21,7 +21,8 @@
 //! prints, which the same commit added ("Print group timing stats with -d2 ... Change how much
 //! the congestion threshold drops on packet drops. Increase the initial ccthresh from 50 to
 //! 75."), and the seed compares with "current SVN". At -T4/-T5 that trunk's increments depended
-//! on the probes per host (`cc_incr = 1 + 7/n`); we keep 1 there, since the seed ran at -T3.
+//! on the probes per host *n* (`quick_incr = ⌊1 + 3/n⌋`, `cc_incr = ⌊1 + 7/n⌋`); we keep 1
+//! there, so `unscaled` is that trunk at -T0..-T3 only (the seed ran at -T3, nmap's default).
 //! (The spec, `specs/nmap-ultrascan-cc.md` §0, dates the rise from 50 to 75 to `eddc2b083`;
 //! the repository's history puts it at `1b41c049f`, and so do we.) One entry is an inference:
 //! `eddc2b083` must have made the group test strict when it added the cap, or the capped window
@@ -196,7 +197,7 @@ mod tests {
     fn the_older_variants_keep_their_constants() {
         let u = Variant::Unscaled.perf(TimingTemplate::T4);
         assert_eq!((u.initial_ssthresh, u.ca_incr, u.pingtime), (75, 1.0, Time::from_secs(5)));
-        assert_eq!(u.group_drop_ssthresh_divisor, 4.0 / 3.0, "T4 at f5337b670");
+        assert_eq!(u.group_drop_ssthresh_divisor, 4.0 / 3.0, "f5337b670's T4 divisor (its T4 increments are not modelled)");
         let u3 = Variant::Unscaled.perf(TimingTemplate::T3);
         assert_eq!((u3.group_drop_ssthresh_divisor, u3.host_drop_ssthresh_divisor), (1.5, 1.5));
         assert!(!Variant::Unscaled.rules().ping_timeout_timed && !Variant::Scaled2007.rules().ping_timeout_timed);

@@ -56,7 +56,8 @@ impl Comparison {
     }
 }
 
-/// Welch's p between two summaries; equal summaries with no spread are alike (p = 1).
+/// Welch's p between two summaries (NaN with fewer than two runs on a side, which is never
+/// "alike").
 fn p(a: &Summary, b: &Summary) -> f64 {
     welch_p(a, b).unwrap_or(f64::NAN)
 }

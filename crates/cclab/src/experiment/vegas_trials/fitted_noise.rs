@@ -111,6 +111,8 @@ mod tests {
         let levels = [Time::ZERO, Time::from_micros(200), Time::from_micros(1000)];
         assert_eq!(fit(&levels, &[290.0, 243.0, 95.0]), Some(Time::from_micros(1000)));
         assert_eq!(fit(&levels, &[290.0, 94.0, 20.0]), Some(Time::from_micros(200)));
+        let shuffled = [Time::from_micros(1000), Time::ZERO, Time::from_micros(200)];
+        assert_eq!(fit(&shuffled, &[95.0, 290.0, 243.0]), Some(Time::from_micros(1000)));
         assert_eq!(fit(&[], &[]), None);
     }
 

@@ -258,7 +258,7 @@ fn cause_f(all: &[TrialRuns]) -> String {
         [init @ .., last] => format!("{} and {last}", init.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
     };
     let ps = |trials: &[u32], pick: &dyn Fn(&columns::Comparison) -> f64| {
-        trials.iter().map(|&t| crate::verdict::p_equals(pick(&comparisons[t as usize - 1]))).collect::<Vec<_>>().join(", ")
+        trials.iter().filter_map(|&t| comparisons.iter().find(|c| c.trial == t)).map(|c| crate::verdict::p_equals(pick(c))).collect::<Vec<_>>().join(", ")
     };
     let like_reno = columns::trials_like(&comparisons, columns::Likeness::Reno);
     let like_mvegas = columns::trials_like(&comparisons, columns::Likeness::MVegas);
@@ -275,9 +275,7 @@ fn cause_f(all: &[TrialRuns]) -> String {
     format!(
         "Cause F (the seed's own Vegas column; a hypothesis with a mechanism). Welch's t-test cannot tell the seed's five Vegas runs from its Reno \
          runs in trials {} ({}; against its mVegas: {}), nor from its mVegas runs in trials {} ({}; against its Reno: \
-         {}). {} So wherever the seed's Vegas \
-         leaves Reno's rate it lands on mVegas's: at 100 ms (trials 3 and 6) and in trial 5, where 1 % ACK loss took it to \
-         92.7 Mbit/s, mVegas's level in trials 1 and 4 as well. Linux 3.13's Vegas has no mechanism we found for either (causes \
+         {}). {} Linux 3.13's Vegas has no mechanism we found for either (causes \
          C and E). The pattern is what the table would show if no Vegas run ran Vegas: each Vegas series ran with the module \
          selected before it, Reno in one group of trials and vegas2 in the other. Linux makes that likely. The public copy of \
          vegas2 that cause A's as-built probe follows is tcp_vegas.c renamed, and it still exports the five symbols Linux's \
@@ -297,57 +295,99 @@ fn cause_f(all: &[TrialRuns]) -> String {
         list(&like_mvegas),
         ps(&like_mvegas, &|c| c.p_mvegas),
         ps(&like_mvegas, &|c| c.p_reno),
-        if between == 0 { "In no trial is it like both or like neither, between the two.".to_string() } else { format!("In {between} trial(s) it is like both or like neither.") },
+        if between == 0 {
+            format!(
+                "In no trial is it like both or like neither. \"Never both\" says little, as the seed's Reno and mVegas differ widely in \
+                 every trial; what carries the weight is that wherever the seed's Vegas leaves Reno's rate it lands on mVegas's, not \
+                 anywhere between: at 100 ms (trials 3 and 6) and in trial 5, where 1 % ACK loss took it to {} Mbit/s, mVegas's level \
+                 in trials 1 and 4 as well ({} and {}).",
+                num(seed::trial(5).cells[1].summary().mean),
+                num(seed::trial(1).cells[2].summary().mean),
+                num(seed::trial(4).cells[2].summary().mean),
+            )
+        } else {
+            format!("In {between} trial(s) it is like both or like neither, so the pattern below does not hold cleanly.")
+        },
         ours.join("; "),
     )
 }
 
+/// Relative difference `|a − b| / b`.
+fn rel_diff(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs()
+}
+
+/// Two means "much the same": within 5 % of each other, a tenth of the gap the seed's mVegas
+/// shows between trials 1 and 2.
+const MUCH_THE_SAME: f64 = 0.05;
+
 /// The note on cause A read under cause F, from the runs at the fitted noise; `all` gives our
-/// runs at the evidence-based noise for comparison.
+/// runs at the evidence-based noise for comparison. Every qualitative phrase is chosen from the
+/// numbers it sits beside.
 fn cause_a_under_f(noise: Time, checks: &[fitted_noise::Check], all: &[TrialRuns]) -> String {
+    use crate::stats::mean;
+    let alpha = crate::verdict::ALPHA;
     let (agree, of) = fitted_noise::agreeing(checks);
     let at = |trial: u32, k: usize| checks.iter().find(|c| c.trial == trial && c.k == k);
-    let cell = |c: &fitted_noise::Check| {
-        let verdict = if c.p >= crate::verdict::ALPHA { "agrees" } else { "differs" };
-        format!("trial {}: {} against the seed's {} ({}, {verdict})", c.trial, num(crate::stats::mean(&c.mbps)), num(seed::trial(c.trial).cells[c.k].summary().mean), crate::verdict::p_equals(c.p))
+    let seed_mean = |trial: u32, k: usize| seed::trial(trial).cells[k].summary().mean;
+    let check = |c: &fitted_noise::Check| {
+        let verdict = if c.p >= alpha { "agrees" } else { "differs" };
+        format!("trial {}: {} against the seed's {} ({}, {verdict})", c.trial, num(mean(&c.mbps)), num(seed_mean(c.trial, c.k)), crate::verdict::p_equals(c.p))
     };
-    let fitted: Vec<String> = checks.iter().filter(|c| c.fitted()).map(cell).collect();
-    let mvegas: Vec<String> = checks.iter().filter(|c| c.is_check()).map(cell).collect();
-    let reno_shift = checks
+    let fitted: Vec<String> = checks
         .iter()
-        .filter(|c| c.k == 0)
-        .map(|c| (crate::stats::mean(&c.mbps) - crate::stats::mean(cell_runs(all, c.trial, 0))).abs())
-        .fold(0.0, f64::max);
-    let at_model = |trial: u32| num(crate::stats::mean(cell_runs(all, trial, 2)));
-    let share_of_100ms = noise.as_secs_f64() / 0.1 * 100.0;
-    let here = |trial: u32| at(trial, 2).map_or(String::from("?"), |c| num(crate::stats::mean(&c.mbps)));
+        .filter(|c| c.fitted())
+        .map(|c| format!("trial {} gives {} against the seed's {} (fitted, not a check)", c.trial, num(mean(&c.mbps)), num(seed_mean(c.trial, c.k))))
+        .collect();
+    let mvegas: Vec<String> = checks.iter().filter(|c| c.is_check()).map(check).collect();
+    let here = |trial: u32| at(trial, 2).map_or(f64::NAN, |c| mean(&c.mbps));
+    let at_model = |trial: u32| mean(cell_runs(all, trial, 2));
+    let reno_shift = checks.iter().filter(|c| c.k == 0).map(|c| (mean(&c.mbps) - mean(cell_runs(all, c.trial, 0))).abs()).fold(0.0, f64::max);
+    // Trials 4 and 5 differ from trial 1 only by ACK loss: say what that loss did here.
+    let ack_loss = if [4, 5].iter().all(|&t| rel_diff(here(t), here(1)) < MUCH_THE_SAME) {
+        format!("Trials 4 and 5 differ from trial 1 only by ACK loss, which moves ours by less than {} % here.", num(MUCH_THE_SAME * 100.0))
+    } else {
+        format!("Trials 4 and 5 differ from trial 1 only by ACK loss; ours gives {} and {} there against {} in trial 1.", num(here(4)), num(here(5)), num(here(1)))
+    };
+    let same_at_100ms = [3, 6].iter().all(|&t| rel_diff(here(t), at_model(t)) < MUCH_THE_SAME);
+    let at_100ms = format!(
+        "At 100 ms (trials 3 and 6) the noise is at most {} % of the round trip, and mVegas gives {} at our evidence-based noise ({} and {} Mbit/s there, {} and {} here).",
+        num(noise.as_secs_f64() / 0.1 * 100.0),
+        if same_at_100ms { "much the same as" } else { "other figures than" },
+        num(at_model(3)),
+        num(at_model(6)),
+        num(here(3)),
+        num(here(6)),
+    );
+    let trial_2_holds = at(2, 2).is_some_and(|c| c.p >= alpha);
+    let ours_falls = here(2) < here(1) * (1.0 - MUCH_THE_SAME);
+    let trial_2 = format!(
+        "Trial 2 is the one check that tests the noise, and it {}: the seed's mVegas fell from {} to {} Mbit/s with trial 2's short delay, and ours {} ({} to {}; trial 2's delay is assumed: {}).",
+        if trial_2_holds { "holds" } else { "fails" },
+        num(seed_mean(1, 2)),
+        num(seed_mean(2, 2)),
+        if ours_falls { "falls too" } else { "does not fall" },
+        num(here(1)),
+        num(here(2)),
+        testbed::TRIAL_2_DELAY,
+    );
+    // Reno's runs at the link rate differ by less than iperf's 3-figure resolution (1 Mbit/s).
+    let reno = if reno_shift < 1.0 {
+        format!("Reno moves by at most {} Mbit/s from our main runs, below iperf's resolution: its 1000-packet queue rides out the noise.", num(reno_shift))
+    } else {
+        format!("Reno moves by up to {} Mbit/s from our main runs.", num(reno_shift))
+    };
     format!(
         "Cause A read under cause F (fitted). If the seed's Vegas column measured Reno and mVegas, the seed has no Vegas run \
          for host noise to hold down, and cause A's objection to noise (it holds Vegas lower than mVegas) falls away. Our \
          evidence puts a guest's scheduling delay at tens to hundreds of microseconds and gives no level for the seed's host, so \
-         the level is fitted: from the trial-1 sweep, the upper bound whose mVegas mean is nearest the seed's, {} ms. With it, {}. Out \
-         of sample, {agree} of {of} mVegas cells agree with the seed by Welch's test: {}. Most of these checks are weak. \
-         Trials 4 and 5 differ from trial 1 only by ACK loss, which changes nothing in our model. At 100 ms (trials 3 and 6) \
-         the noise is at most {} % of the round trip, and mVegas gives much the same at our evidence-based noise ({} and {} \
-         Mbit/s there, {} and {} here). Trial 2 is the one check that tests the noise, and it {}: the seed's mVegas fell from \
-         {} to {} Mbit/s with trial 2's short delay, and ours goes from {} to {} (trial 2's delay is assumed: {}). Reno moves by \
-         at most {} Mbit/s from our main runs, as its 1000-packet queue rides out the noise. A level fitted on one cell is not \
-         evidence that the seed's host had it; this shows what noise of that size would do.",
+         the level is fitted: from the trial-1 sweep, the upper bound whose mVegas mean is nearest the seed's, {} ms, where {}. \
+         Out of sample, {agree} of {of} mVegas cells agree with the seed by Welch's test: {}. Most of these checks are weak. \
+         {ack_loss} {at_100ms} {trial_2} {reno} A level fitted on one cell is not evidence that the seed's host had it; this \
+         shows what noise of that size would do.",
         num(noise.as_secs_f64() * 1e3),
         fitted.join(""),
         mvegas.join("; "),
-        num(share_of_100ms),
-        at_model(3),
-        at_model(6),
-        here(3),
-        here(6),
-        if at(2, 2).is_some_and(|c| c.p >= crate::verdict::ALPHA) { "holds" } else { "fails" },
-        num(seed::trial(1).cells[2].summary().mean),
-        num(seed::trial(2).cells[2].summary().mean),
-        here(1),
-        here(2),
-        testbed::TRIAL_2_DELAY,
-        num(reno_shift),
     )
 }
 
@@ -442,12 +482,18 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
     );
     let cause_f = cause_f(all);
     let why_mvegas_fast = "mVegas fills a 0.2 ms path within milliseconds after its early exit, and RTT noise that holds it down holds Vegas lower still: see cause A in the notes.".to_string();
-    let why_vegas_noise = format!("Our host noise (0 to {noise_ms} ms per ACK) makes Vegas see a queue and hold back ({} Mbit/s; {} without noise): see cause B. The seed's Vegas runs here cannot be told from its Reno runs: see cause F.", num(f.at_model.0), num(f.at_zero.0));
-    let why_vegas_100ms = "Our Vegas never leaves slow start at 100 ms and reaches the receive window as Reno does, while the seed's ended with mVegas: see cause C. The seed's Vegas runs here cannot be told from its mVegas runs: see cause F.";
+    let why_vegas_noise = format!("Our host noise (0 to {noise_ms} ms per ACK) makes Vegas see a queue and hold back ({} Mbit/s; {} without noise): see cause B.", num(f.at_model.0), num(f.at_zero.0));
+    let why_vegas_100ms = "Our Vegas never leaves slow start at 100 ms and reaches the receive window as Reno does, while the seed's ended with mVegas: see cause C.";
     let why_trial_2 = "The seed's trial 2 ran 3-4 % faster than its trial 1; our link rate is fitted on trial 1 (and trial 2's delay is assumed): see cause D.";
     let why_no_spread = "A 1 % difference of means against our almost zero spread at the fitted link rate: see cause D.";
     let why_reno_6 = "Our Reno is held by the receive window fitted on trial 3; the ACK path's loss and jitter do not slow it: see cause E.";
-    let why_vegas_5 = "1 % ACK loss changes nothing for Vegas in our model: see cause E. The seed's Vegas runs here cannot be told from its mVegas runs: see cause F.";
+    let why_vegas_5 = "1 % ACK loss changes nothing for Vegas in our model: see cause E.";
+    // What cause F says of the seed's Vegas runs in one trial, appended to the whys of Vegas cells.
+    let f_clause = |trial: u32| match columns::compare(seed::trial(trial)).likeness() {
+        columns::Likeness::Reno => " The seed's Vegas runs here cannot be told from its Reno runs: see cause F.",
+        columns::Likeness::MVegas => " The seed's Vegas runs here cannot be told from its mVegas runs: see cause F.",
+        columns::Likeness::Both | columns::Likeness::Neither => "",
+    };
     notes.extend([cause_a.clone(), cause_b, cause_c, cause_d, cause_e, cause_f]);
 
     let mut claims = Vec::new();
@@ -465,9 +511,9 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
             let why = match (t.trial.number, k) {
                 (2, 0 | 1) => why_trial_2.to_string(),
                 (1 | 2 | 4 | 5, 2) => why_mvegas_fast.to_string(),
-                (5, 1) => why_vegas_5.to_string(),
-                (1 | 4, 1) => why_vegas_noise.to_string(),
-                (3 | 6, 1) => why_vegas_100ms.to_string(),
+                (5, 1) => why_vegas_5.to_string() + f_clause(5),
+                (1 | 4, 1) => why_vegas_noise.clone() + f_clause(t.trial.number),
+                (3 | 6, 1) => why_vegas_100ms.to_string() + f_clause(t.trial.number),
                 (6, 0) => why_reno_6.to_string(),
                 _ => why_no_spread.to_string(),
             };
@@ -489,10 +535,10 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
         let s = seed::trial(trial);
         let m = |k: usize| num(s.cells[k].summary().mean);
         let why = match (trial, k) {
-            (3 | 6, 1) => why_vegas_100ms.to_string(),
-            (5, 1) => why_vegas_5.to_string(),
+            (3 | 6, 1) => why_vegas_100ms.to_string() + f_clause(trial),
+            (5, 1) => why_vegas_5.to_string() + f_clause(trial),
             (5, 2) => why_mvegas_fast.to_string(),
-            _ => "Our mVegas at 100 ms leaves slow start at the second round trip and then adds a packet per round trip, below Reno at the receive window: see cause C.".to_string(),
+            _ => "How our mVegas and Reno run at 100 ms (mVegas leaves slow start at the second round trip, Reno grows to the receive window): see cause C.".to_string(),
         };
         directions.push((
             significant_direction(
