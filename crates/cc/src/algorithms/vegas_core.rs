@@ -402,13 +402,11 @@ impl<L: VegasLaw> CongestionControl for VegasFamily<L> {
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         self.core.on_timeout();
     }
-    fn on_idle_restart(&mut self, _ctx: &mut Ctx) {
-        // tcp_vegas_init on CA_EVENT_CWND_RESTART: the path may have changed while idle.
-        self.core.rtt = VegasRtt::default();
-    }
-    /// `tcp_vegas_cwnd_event(CA_EVENT_TX_START)` is `tcp_vegas_init` too: base RTT and the
-    /// round's samples start afresh whenever a segment leaves with nothing in flight, after
-    /// an RTO among others (every segment out then counts as lost).
+    /// `tcp_vegas_cwnd_event`: `tcp_vegas_init` on `CA_EVENT_TX_START` (and on
+    /// `CA_EVENT_CWND_RESTART`, which the sender always follows with TX_START, so this one hook
+    /// covers both): base RTT and the round's samples start afresh whenever a segment leaves
+    /// with nothing in flight, after idle or an RTO among others (every segment out then counts
+    /// as lost).
     fn on_tx_start(&mut self, _tx: &TxStart, _ctx: &mut Ctx) {
         self.core.rtt = VegasRtt::default();
     }

@@ -170,10 +170,8 @@ impl CongestionControl for Yeah {
         let ss = (!self.shell.in_recovery()).then(|| self.ssthresh());
         self.shell.timeout(ss);
     }
-    fn on_idle_restart(&mut self, _ctx: &mut Ctx) {
-        self.rtt = VegasRtt::default();
-    }
-    /// Linux's YeAH takes Vegas's `cwnd_event`: `tcp_vegas_init` on `CA_EVENT_TX_START`.
+    /// Linux's YeAH takes Vegas's `cwnd_event`: `tcp_vegas_init` on `CA_EVENT_TX_START` (the
+    /// sender raises it after every idle restart too).
     fn on_tx_start(&mut self, _tx: &TxStart, _ctx: &mut Ctx) {
         self.rtt = VegasRtt::default();
     }

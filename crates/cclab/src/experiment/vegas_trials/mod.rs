@@ -393,7 +393,7 @@ fn cause_a_under_f(noise: Time, checks: &[fitted_noise::Check], all: &[TrialRuns
 
 fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], probes: &probes::Probes, notes: &mut Vec<String>) -> Result<Vec<Claim>, UserError> {
     let f = findings(noise_us, sweep);
-    let mean_of = |xs: &[f64]| Summary::of(xs).map_or(f64::NAN, |s| s.mean);
+    let mean_of = crate::stats::mean;
     let runs = |trial: u32, k: usize| cell_runs(all, trial, k);
     let ours = |trial: u32, k: usize| mean_of(runs(trial, k));
     let noise_ms = num(testbed::HOST_NOISE.as_secs_f64() * 1e3);
