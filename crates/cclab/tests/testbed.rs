@@ -154,3 +154,38 @@ fn testbed_run_without_net_admin_says_so() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("CAP_NET_ADMIN") && err.trim().lines().count() == 1, "{err}");
 }
+
+/// `--no-sack` on the testbed sets `net.ipv4.tcp_sack = 0` in the sender's namespace: its SYN
+/// then carries no SACK-permitted option (RFC 2018, TCP option kind 4) and no segment carries
+/// SACK blocks (kind 5); without the flag the SYN offers SACK. Read from the run's pcap with
+/// tshark. A flag that SACK-disabled only some flows is refused before any namespace exists.
+#[test]
+fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
+    if !can_run() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, offered) in [(Some("--no-sack"), false), (None, true)] {
+        let pcap = dir.path().join(format!("sack-{offered}.pcap"));
+        let mut c = cclab();
+        c.args(["testbed", "run", "--cc", "reno", "--rate", "10mbit", "--rtt", "20ms", "--duration", "1s", "--pcap"]).arg(&pcap);
+        c.args(flag);
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let count = |filter: &str| {
+            let o = Command::new("tshark").arg("-r").arg(&pcap).args(["-Y", filter]).output().expect("tshark (Debian's package) runs");
+            assert!(o.status.success(), "tshark: {}", String::from_utf8_lossy(&o.stderr));
+            String::from_utf8_lossy(&o.stdout).lines().count()
+        };
+        assert_eq!(count("tcp.flags.syn == 1"), 2, "SYN and SYN-ACK");
+        assert_eq!(count("tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.option_kind == 4") == 1, offered, "SYN offers SACK: {offered}");
+        if !offered {
+            assert_eq!(count("tcp.option_kind == 5"), 0, "no SACK blocks without SACK");
+        }
+    }
+    let mixed = dir.path().join("mixed.toml");
+    std::fs::write(&mixed, "[[flows]]\ncc = \"reno\"\n[[flows]]\ncc = \"reno\"\nsack = false\n").unwrap();
+    let o = cclab().args(["testbed", "run"]).arg(&mixed).args(["--duration", "1s"]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() == Some(2) && err.contains("flows[1].sack") && err.lines().count() == 1, "{err}");
+}

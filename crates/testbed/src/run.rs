@@ -51,13 +51,15 @@ impl TestbedConfig {
             // simulator's does with it on (every second segment, 40 ms, at once while it holds
             // out-of-order data), so on is the twin of the kernel and off the simulator's choice.
             let unsupported = [
-                ("sack", s.sack != d.sack),
                 ("pacing", s.pace_window != d.pace_window),
                 ("rwnd", s.rwnd != d.rwnd),
                 ("initial_window", s.initial_window != d.initial_window),
                 ("min_rto", s.min_rto != d.min_rto),
                 ("access_rate", f.access_rate.is_some()),
             ];
+            if s.sack != self.sim.flows[0].sender.sack {
+                return Err(format!("flows[{i}].sack: on the testbed SACK is on for every flow or for none (net.ipv4.tcp_sack of the sender's namespace)"));
+            }
             if s.ecn != self.sim.flows[0].sender.ecn {
                 return Err(format!("flows[{i}].ecn: on the testbed ECN is on for every flow or for none (net.ipv4.tcp_ecn of the sender's namespace)"));
             }
@@ -151,6 +153,12 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
         // Per namespace: /proc/sys/net is the opening thread's namespace's.
         netns::in_namespace(&ns.sender, || std::fs::write("/proc/sys/net/ipv4/tcp_ecn", "1"))?
             .map_err(|e| format!("testbed: net.ipv4.tcp_ecn in the sender's namespace: {e}"))?;
+    }
+    if !cfg.flows[0].sender.sack {
+        // The sender's SYN then offers no SACK (RFC 2018), so the connection runs Linux's
+        // NewReno recovery with duplicate-ACK counting (`tcp_add_reno_sack`).
+        netns::in_namespace(&ns.sender, || std::fs::write("/proc/sys/net/ipv4/tcp_sack", "0"))?
+            .map_err(|e| format!("testbed: net.ipv4.tcp_sack in the sender's namespace: {e}"))?;
     }
     let default_mss = SenderConfig::default().mss;
     let flows: Vec<KernelFlow> = cfg
