@@ -179,6 +179,41 @@ impl Claim {
         Claim::new(claim, seed.into(), format!("{ours}; kept on {keeps} of {}", values.len()), test, verdict)
     }
 
+    /// An effect judged against a bound: the runs `with.1` minus the runs `without.1` paired by
+    /// seed (an attacker's gain minus the honest pair's gain on the same seed), by the 95 %
+    /// confidence interval of the mean difference (Student's t on the per-seed differences,
+    /// [`crate::stats::confidence_half_width`]). `AtLeast(x)` holds when the whole interval lies
+    /// at or above `x`, `AtMost(x)` when it lies at or below `x`: a bound is kept only where the
+    /// runs can tell it from its breach.
+    pub fn difference(claim: &str, seed: &str, with: (&str, &[f64]), without: (&str, &[f64]), bound: Bound, unit: &str) -> Claim {
+        let d: Vec<f64> = with.1.iter().zip(without.1).map(|(a, b)| a - b).collect();
+        let (Some(a), Some(b), Some(s)) = (Summary::of(with.1), Summary::of(without.1), Summary::of(&d)) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        if with.1.len() != without.1.len() {
+            return Claim::not_comparable(claim, seed.into(), format!("{} and {} runs", a.n, b.n), "the runs are not paired by seed");
+        }
+        let Some((lo, hi)) = difference_interval(with.1, without.1) else {
+            return Claim::not_comparable(claim, seed.into(), spread(&a, unit), "a confidence interval needs two seeds or more");
+        };
+        let ours = format!(
+            "{} (95 % interval {} to {}); {}: {}, {}: {}",
+            with_unit(s.mean, unit),
+            num(lo),
+            with_unit(hi, unit),
+            with.0,
+            spread(&a, unit),
+            without.0,
+            spread(&b, unit)
+        );
+        let (keeps, test) = match bound {
+            Bound::AtLeast(x) => (lo >= x, format!("the 95 % confidence interval of the mean difference per seed at or above {}", with_unit(x, unit))),
+            Bound::AtMost(x) => (hi <= x, format!("the 95 % confidence interval of the mean difference per seed at or below {}", with_unit(x, unit))),
+        };
+        let verdict = if keeps { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, seed.into(), ours, test, verdict)
+    }
+
     /// A model's prediction given as a band `lo..=hi` (the range of its constant that its
     /// source states, `basis`) against our runs over seeds: holds when the 95 % confidence
     /// interval of our mean ([`crate::stats::confidence_half_width`]) meets the band, so that
@@ -223,6 +258,18 @@ impl Claim {
     pub fn holds(&self) -> bool {
         self.verdict == Verdict::Holds
     }
+}
+
+/// The 95 % confidence interval of the mean of `with[i] − without[i]` (runs paired by seed):
+/// `d̄ ± t(0.975, n − 1)·s_d/√n`. `None` with fewer than two pairs or unequal lengths.
+pub fn difference_interval(with: &[f64], without: &[f64]) -> Option<(f64, f64)> {
+    if with.len() != without.len() {
+        return None;
+    }
+    let d: Vec<f64> = with.iter().zip(without).map(|(a, b)| a - b).collect();
+    let s = Summary::of(&d)?;
+    let half = confidence_half_width(&s, ALPHA)?;
+    Some((s.mean - half, s.mean + half))
 }
 
 /// A p-value to two significant digits (0.38, 0.012), or "< 0.0001".
@@ -340,6 +387,23 @@ mod tests {
         assert_eq!(Claim::bound("gain", "≤ 10 %", &[0.02, 0.12], Bound::AtMost(0.1), "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::bound("gain", "≥ 10 %", &[0.5, 0.1], Bound::AtLeast(0.1), "").verdict, Verdict::Holds);
         assert_eq!(Claim::bound("gain", "≥ 10 %", &[], Bound::AtLeast(0.1), "").verdict, Verdict::NotComparable);
+    }
+
+    /// Attacked 10, 13, 13 against honest 0, 1, 2 on the same seeds: differences 10, 12, 11,
+    /// mean 11, sd 1, half-width t(0.975, 2)·1/√3 = 4.303·0.5774 = 2.484, so 8.52 to 13.48: not
+    /// shown at or above 10 (the interval reaches below), nor at or below 10; a gap of 20 with
+    /// the same spread is shown above 10, and identical runs are shown at or below it.
+    #[test]
+    fn differences_hold_only_where_the_interval_clears_the_bound() {
+        let (a, h) = ([10.0, 13.0, 13.0], [0.0, 1.0, 2.0]);
+        let c = Claim::difference("gain", "gains", ("attacked", &a), ("honest", &h), Bound::AtLeast(10.0), "points");
+        assert_eq!(c.verdict, Verdict::DoesNotHold);
+        assert!(c.ours.starts_with("11 points (95 % interval 8.516 to 13.48 points); attacked: 12 points ± 1.732 (n = 3), honest: 1 points ± 1 (n = 3)"), "{}", c.ours);
+        assert_eq!(Claim::difference("g", "s", ("a", &a), ("h", &h), Bound::AtMost(10.0), "").verdict, Verdict::DoesNotHold);
+        let far = [20.0, 23.0, 23.0];
+        assert_eq!(Claim::difference("g", "s", ("a", &far), ("h", &h), Bound::AtLeast(10.0), "").verdict, Verdict::Holds);
+        assert_eq!(Claim::difference("g", "s", ("a", &h), ("h", &h), Bound::AtMost(0.0), "").verdict, Verdict::Holds);
+        assert_eq!(Claim::difference("g", "s", ("a", &[1.0, 2.0]), ("h", &h), Bound::AtMost(10.0), "").verdict, Verdict::NotComparable);
     }
 
     #[test]
