@@ -257,8 +257,12 @@ pub struct LinkSpec {
     pub loss: Option<PercentArg>,
     /// netem delay/jitter/loss on the return path (ACKs), as netem on the receiver's egress.
     pub netem_reverse: Option<String>,
-    /// Random ACK processing delay at senders, uniform up to this (default: one packet's
-    /// time at the bottleneck; "0s" for none).
+    /// Random wait before a sender sends what an ACK released, uniform up to this (ns-2's
+    /// `overhead_`, against drop-tail phase effects; default: one packet's time at the
+    /// bottleneck; "0s" for none).
+    pub send_overhead: Option<TimeArg>,
+    /// Random ACK processing delay at senders, uniform up to this, as a busy or virtual host
+    /// adds (default: none).
     pub host_jitter: Option<TimeArg>,
     /// End hosts' timing noise (`sim::hostnoise`): a preset (`testbed`, `nic`, `vm`, `off`)
     /// and/or `irq_gap T latency T stall T every T`. Default off.
@@ -557,6 +561,7 @@ impl Scenario {
                 }),
                 netem: (!netem.is_empty()).then_some(netem),
                 netem_reverse: (!netem_reverse.is_empty()).then_some(netem_reverse),
+                send_overhead: cfg.link.send_overhead.map(time),
                 host_jitter: cfg.link.host_jitter.map(time),
                 host_noise: (!cfg.link.host_noise.is_off()).then(|| cfg.link.host_noise.to_string()),
                 loss: None,
@@ -601,6 +606,7 @@ impl Scenario {
         take!(self.link.netem, over.link.netem);
         take!(self.link.loss, over.link.loss);
         take!(self.link.netem_reverse, over.link.netem_reverse);
+        take!(self.link.send_overhead, over.link.send_overhead);
         take!(self.link.host_jitter, over.link.host_jitter);
         take!(self.link.host_noise, over.link.host_noise);
         take!(self.link.schedule, over.link.schedule);
@@ -673,6 +679,7 @@ impl Scenario {
             rate: l.rate.as_ref().map_or_else(|| parse_rate(DEFAULT_RATE).unwrap(), |r| r.0),
             schedule,
             buffer: l.buffer.as_ref().map_or(QueueLimit::Bdp(1.0), |b| b.0),
+            send_overhead: l.send_overhead.as_ref().map(|t| t.0),
             host_jitter: l.host_jitter.as_ref().map(|t| t.0),
             host_noise: match &l.host_noise {
                 Some(s) => HostNoise::parse(s).map_err(|e| format!("link.host_noise: {e}"))?,

@@ -200,6 +200,7 @@ fn scenario_text() -> impl Strategy<Value = String> {
             ("netem_reverse", "netem"),
             ("loss", "percent"),
             ("host_jitter", "time"),
+            ("send_overhead", "time"),
             ("host_noise", "host_noise"),
             ("bogus", "int"),
         ])

@@ -24,6 +24,8 @@ use cc::{Rate, Time};
 /// RNG component id of the hosts' ACK-processing jitter (flows use their index, the link's
 /// processes the ids in `link`).
 const RNG_HOST_JITTER: u64 = (1 << 32) + 5;
+/// RNG component id of the senders' send overhead (`LinkConfig::send_overhead`).
+const RNG_SEND_OVERHEAD: u64 = (1 << 32) + 6;
 
 pub(crate) struct Flow {
     pub ep: Endpoint,
@@ -45,6 +47,9 @@ pub(crate) struct Flow {
     rx_timer_gen: u32,
     rx_timer_at: Option<Time>,
     nic_free_at: Time,
+    /// The end of the send overhead drawn for the last ACK (ns-2's `delsnd_timer_`): until
+    /// then the sender sends nothing an ACK released.
+    overhead_until: Time,
     pub access_rate: Rate,
     pub started: bool,
     pub active: bool,
@@ -77,9 +82,12 @@ pub struct Simulation {
     /// The return path's netem impairments (shared by every flow, as one qdisc would be).
     reverse_loss: LossProcess,
     reverse_delay: DelayProcess,
-    /// Per-flow ACK processing jitter (Floyd & Jacobson's random overhead).
+    /// Per-flow ACK processing jitter (a host that delays its ACKs; off by default).
     host_jitter: Time,
     jitter_rng: cc::CcRng,
+    /// The senders' random send overhead (Floyd & Jacobson's, as ns-2's `overhead_`).
+    send_overhead: Time,
+    overhead_rng: cc::CcRng,
     /// Each flow's sender and receiver host clocks, when the host noise model is on (empty
     /// when it is off: no state, no random draws).
     hosts: Vec<[HostClock; 2]>,
@@ -131,6 +139,7 @@ impl Simulation {
                     rx_timer_gen: 0,
                     rx_timer_at: None,
                     nic_free_at: Time::ZERO,
+                    overhead_until: Time::ZERO,
                     access_rate: cfg.access_rate(i),
                     started: false,
                     active: false,
@@ -169,8 +178,10 @@ impl Simulation {
             tap: None,
             reverse_loss: ReturnPath::loss(&cfg),
             reverse_delay: ReturnPath::delay(&cfg),
-            host_jitter: cfg.link.host_jitter.unwrap_or_else(|| cfg.initial_rate().tx_time(1500)),
+            host_jitter: cfg.link.host_jitter.unwrap_or(Time::ZERO),
             jitter_rng: component_rng(cfg.seed, RNG_HOST_JITTER),
+            send_overhead: cfg.link.send_overhead.unwrap_or_else(|| cfg.initial_rate().tx_time(1500)),
+            overhead_rng: component_rng(cfg.seed, RNG_SEND_OVERHEAD),
             hosts: host_clocks(&cfg),
             back_scratch: Vec::new(),
             cfg,
@@ -441,9 +452,10 @@ impl Simulation {
     /// Sends everything in `out` back to flow `i`'s sender, leaving `out` empty.
     ///
     /// A misbehaving receiver's ACKs for one arrival (divided, spoofed, optimistic) leave as one
-    /// train and share one draw of the sender's processing jitter: drawn per ACK, the last of a
-    /// train would come at the largest of many draws, a steadier delay than an honest flow's,
-    /// and drop-tail phase effects (which the jitter exists to break) would decide the outcome.
+    /// train and share one draw of the sender's processing jitter (`host_jitter`, when set):
+    /// drawn per ACK, the last of a train would come at the largest of many draws, a steadier
+    /// delay than an honest flow's. (The send overhead needs no such care: a train's ACKs
+    /// arrive together and share the wait the first one draws.)
     fn send_all_back(&mut self, i: usize, out: &mut Vec<Back>) {
         let train = self.cfg.flows[i].attack.is_some();
         let mut jitter = None;
@@ -506,7 +518,22 @@ impl Simulation {
             self.stop_flow(i);
             return;
         }
+        self.draw_send_overhead(i);
         self.try_send(i);
+    }
+
+    /// Before sending what an ACK released: unless a wait is already pending, the sender waits
+    /// a random time uniform on `[0, send_overhead]` (ns-2 `TcpAgent::send_much` with
+    /// `overhead_`), modelled as its NIC not being free until then, so data leave in order.
+    fn draw_send_overhead(&mut self, i: usize) {
+        let now = self.now;
+        if self.send_overhead == Time::ZERO || self.flows[i].overhead_until > now {
+            return;
+        }
+        let wait = Time(self.overhead_rng.random_range(0..=self.send_overhead.0));
+        let f = &mut self.flows[i];
+        f.overhead_until = now + wait;
+        f.nic_free_at = f.nic_free_at.max(f.overhead_until);
     }
 
     fn take_sample(&mut self) {

@@ -24,22 +24,29 @@ fn off_is_the_model_free_simulator() {
     assert_eq!(format!("{:?}", a.summary.flows), format!("{:?}", b.summary.flows));
 }
 
-/// Without host noise the simulator's only randomness on this path is Floyd and Jacobson's
-/// sub-packet ACK jitter, and most seeds land on the same share to three decimals (the issue's
-/// 0.506-0.507 on five of six seeds). With the testbed host's measured wake-up latency and
-/// stalls, each seed takes its own path: no three of six shares agree to 0.002. The shares
-/// stay those of two equal AIMD flows on average (Chiu and Jain 1989: AIMD converges to the
-/// fair share), so their mean is within 0.1 of one half.
+/// Two Reno flows on 40 Mbit/s, 100 ms and one BDP of buffer have a sawtooth of about 17 s
+/// (the pair's window climbs from one BDP back to two, one segment per RTT each), so a 60 s
+/// run holds four loss episodes, slow start's included. Which flow loses in each is all that
+/// sets its share, so the share of a run takes one of a few values, and seeds that resolve
+/// every episode the same way land on the same share to three decimals. Without host noise
+/// the only randomness on this path is the senders' sub-packet send overhead, which rarely
+/// changes an episode's outcome: most of ten seeds land on one share. The testbed host's
+/// measured wake-up latency and stalls (up to 6 ms, tens of packets at this rate) change
+/// outcomes, so its most common share holds fewer seeds than without noise. The shares stay
+/// those of two equal AIMD flows on average (Chiu and Jain 1989: AIMD converges to the fair
+/// share), so their mean is within 0.1 of one half.
 #[test]
-fn testbed_noise_gives_each_seed_its_own_share() {
+fn testbed_noise_gives_seeds_their_own_shares() {
     let noise = HostNoise::preset("testbed").unwrap();
-    let shares: Vec<f64> = (1..=6).map(|s| first_share(&two_renos(s, noise))).collect();
-    let off: Vec<f64> = (1..=6).map(|s| first_share(&two_renos(s, HostNoise::OFF))).collect();
-    eprintln!("first flow's share, testbed noise: {shares:.3?}; off: {off:.3?}");
-    // The most seeds whose shares lie within 0.002 of one seed's.
+    let shares: Vec<f64> = (1..=10).map(|s| first_share(&two_renos(s, noise))).collect();
+    let off: Vec<f64> = (1..=10).map(|s| first_share(&two_renos(s, HostNoise::OFF))).collect();
+    eprintln!("first flow's share, testbed noise: {shares:.4?}; off: {off:.4?}");
+    let episodes = two_renos(1, HostNoise::OFF).summary.flows[0].loss_episodes;
+    assert!((3..=6).contains(&episodes), "a 60 s run holds {episodes} loss episodes, not about four");
+    // The most seeds whose shares lie within 0.002 of one seed's: the most common outcome.
     let alike = |v: &[f64]| v.iter().map(|a| v.iter().filter(|b| (*b - a).abs() < 0.002).count()).max().unwrap();
-    assert!(alike(&off) >= 3, "off: {off:?}");
-    assert!(alike(&shares) <= 2, "{shares:?}");
-    let mean = shares.iter().sum::<f64>() / 6.0;
+    assert!(alike(&off) > 10 / 2, "without noise most seeds share an outcome: {off:?}");
+    assert!(alike(&shares) < alike(&off), "noise {shares:?} against off {off:?}");
+    let mean = shares.iter().sum::<f64>() / shares.len() as f64;
     assert!((mean - 0.5).abs() < 0.1, "{shares:?}");
 }

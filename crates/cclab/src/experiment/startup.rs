@@ -45,9 +45,9 @@ window: from the start to four base RTTs after that (the whole run if it never g
 queueing delay, largest queue and drops come from the same scenario run again up to the window's end. Each run \
 lasts 40 RTTs (at least 1 s). Completion times: transfers of 10 KB, 100 KB, 1 MB and 10 MB on 10 Mbit/s × \
 50 ms, 100 Mbit/s × 20 ms, 100 Mbit/s × 200 ms and 1 Gbit/s × 50 ms (fast mode: 10 KB to 1 MB on 100 Mbit/s \
-× 50 ms), counted from the flow's start (after the handshake) to the last byte acknowledged. The sender's \
-random ACK-processing delay is off (one flow has no phase effects to break); a last table shows paced chirping \
-with it on. Figures are means over 3 seeds (fast mode: 1).";
+× 50 ms), counted from the flow's start (after the handshake) to the last byte acknowledged. The senders' \
+random send overhead is off (one flow has no phase effects to break); a last table shows paced chirping \
+with a random ACK-processing delay of up to one packet time. Figures are means over 3 seeds (fast mode: 1).";
 
 /// A chirp's packets (the prototype's `CHIRP_SIZE`): the most one chirp adds to a drained queue.
 pub const CHIRP_PACKETS: u32 = 16;
@@ -82,16 +82,16 @@ pub fn flow(name: &str, rtt: Time) -> FlowConfig {
     f
 }
 
-/// One flow alone on `rate` × `rtt` with a one-BDP buffer, for `duration`, with no random ACK
-/// processing delay at the sender (`host_jitter` 0): cclab's default of up to one packet time
-/// breaks phase effects between competing flows, of which one flow alone has none, and it is
-/// noise on the per-packet delays chirping reads (its cost is the [`noise`] table's).
+/// One flow alone on `rate` × `rtt` with a one-BDP buffer, for `duration`, with no random send
+/// overhead (`send_overhead` 0): cclab's default of up to one packet time breaks phase effects
+/// between competing flows, of which one flow alone has none. ACK timing noise, which chirping's
+/// per-packet delays would carry, is the [`noise`] table's.
 pub fn scenario(f: FlowConfig, rate_bps: f64, duration: Time, seed: u64) -> SimConfig {
     let iv = Time((f.rtt.0 / 10).max(Time::from_millis(1).0));
     let link = LinkConfig {
         rate: Rate::from_bits_per_sec(rate_bps),
         buffer: QueueLimit::Bdp(1.0),
-        host_jitter: Some(Time::ZERO),
+        send_overhead: Some(Time::ZERO),
         ..LinkConfig::default()
     };
     SimConfig { seed, duration, sample_interval: Some(iv), link, flows: vec![f] }
@@ -276,9 +276,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     );
     out.notes.push(
         "ACK timing noise: the excursion analysis reads differences of per-packet queueing delays, which \
-         near the capacity are a few microseconds per packet at 1 Gbit/s. cclab's default random ACK \
-         processing delay (up to one packet time, there to break phase effects between flows) is off in the \
-         main table; with it on (the noise table), rises of the noise look like excursions, a chirp's \
+         near the capacity are a few microseconds per packet at 1 Gbit/s. the main table has no \
+         ACK processing delay (and no send overhead, cclab's default against phase effects between flows); with \
+         a random ACK processing delay of up to one packet time (the noise table), rises of the noise look like excursions, a chirp's \
          estimate lands on its slower gaps, and at 1 Gbit/s the estimate falls instead of rising, so \
          chirping hands over far below the capacity. The paper sets such issues aside; a real host's ACK \
          timing is noisier still."
@@ -371,8 +371,9 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     claims
 }
 
-/// Paced chirping with and without cclab's default ACK-processing jitter (uniform up to one
-/// packet time at the bottleneck): the per-packet queueing delays it reads carry that noise.
+/// Paced chirping with and without ACK-processing jitter uniform up to one packet time at the
+/// bottleneck (`host_jitter`, as a busy host adds): the per-packet queueing delays it reads
+/// carry that noise.
 fn noise(opts: &Options, seeds: u64) -> Result<Table, UserError> {
     let links: &[(f64, u64)] = if opts.fast { &[(100e6, 20)] } else { &[(100e6, 20), (1e9, 20), (1e9, 50)] };
     let mut t = Table::new(
@@ -386,7 +387,7 @@ fn noise(opts: &Options, seeds: u64) -> Result<Table, UserError> {
             for seed in 1..=seeds {
                 let mut cfg = scenario(flow("paced chirping", rtt), rate, Time(rtt.0 * RUN_RTTS).max(Time::from_secs(1)), seed);
                 if jitter {
-                    cfg.link.host_jitter = None;
+                    cfg.link.host_jitter = Some(Rate::from_bits_per_sec(rate).tx_time(1500));
                 }
                 let dir = opts.out.join(format!("noise/{}mbit-{rtt_ms}ms-jitter-{jitter}/seed-{seed}", rate / 1e6));
                 runs.push(measure(cfg, &dir)?.0);

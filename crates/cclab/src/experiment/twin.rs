@@ -190,7 +190,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
          delays of {} ± {} and {} ± {} ms. On a lossless drop-tail link a flow's losses at the end of slow start, and \
          so the rest of the run, lock to the phase of its packets against the bottleneck (Floyd and Jacobson, 'On \
          traffic phase effects in packet-switched gateways', 1992), which consecutive kernel runs share; our seeds vary it \
-         through the hosts' ACK jitter of up to one packet time. So the \
+         through the senders' random send overhead of up to one packet time. So the \
          kernel's spread within a batch understates its spread over time, and a lossless claim that does not hold may \
          differ by less than a shift between batches.",
         num(KERNEL_RENO_BATCHES[0].0),

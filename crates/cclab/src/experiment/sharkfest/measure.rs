@@ -99,9 +99,14 @@ pub(super) fn flow0(r: &RunResult) -> Vec<&sim::results::FlowSample> {
 /// "Recovery time after packet loss": for each loss recovery of the first flow but the first
 /// (the slow-start overshoot, a window the path never carried), the time from the recovery's
 /// end (cwnd at ssthresh) to the window regaining its largest value before that loss, read off
-/// the sampled cwnd (to one sample interval). A recovery whose window is not regained before
-/// the next loss or the run's end gives none.
+/// the sampled cwnd (to one sample interval), to within one segment: the path drops at the same
+/// window each cycle (BDP plus buffer), but the loss is seen up to an RTT after the drop, in
+/// which Reno may have added its one segment, so the largest sample before one loss can exceed
+/// the window at the next by one. A recovery whose window is not regained before the next loss
+/// or the run's end gives none.
 pub fn recovery_times(r: &RunResult) -> Vec<f64> {
+    /// One segment, the growth per RTT of Reno's congestion avoidance.
+    const REGAIN_SLACK_SEGMENTS: f64 = 1.0;
     let samples = flow0(r);
     let in_recovery = |i: usize| samples[i].state == "recovery";
     let mut times = Vec::new();
@@ -118,7 +123,7 @@ pub fn recovery_times(r: &RunResult) -> Vec<f64> {
         recoveries += 1;
         if recoveries > 1 && i < samples.len() {
             let exit = samples[i].time;
-            let regained = (i..samples.len()).take_while(|&j| !in_recovery(j)).find(|&j| samples[j].cwnd.is_some_and(|c| c >= peak));
+            let regained = (i..samples.len()).take_while(|&j| !in_recovery(j)).find(|&j| samples[j].cwnd.is_some_and(|c| c >= peak - REGAIN_SLACK_SEGMENTS));
             times.extend(regained.map(|j| samples[j].time - exit));
         }
         peak = 0.0;

@@ -73,6 +73,9 @@ pub fn config(cc: &str, netem: &str, noise: Time, seed: u64, interval: Time) -> 
             buffer: QueueLimit::Packets(QUEUE_PKTS),
             reverse_netem: Netem::parse(netem).map_err(UserError)?,
             host_jitter: Some(noise),
+            // One flow alone has no drop-tail phase effects to break; the host's only timing
+            // noise is the scheduling delay above.
+            send_overhead: Some(Time::ZERO),
             ..LinkConfig::default()
         },
         flows: vec![f],
