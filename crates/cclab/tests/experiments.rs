@@ -185,6 +185,11 @@ fn over_seeds(cell: &str) -> (f64, f64, f64) {
 ///   2 ms per RTT);
 /// - BBR's ProbeBW paces at 1.25 and 0.75 times its estimate and ProbeRTT holds cwnd at 4
 ///   segments (tcp_bbr.c's bbr_pacing_gain and bbr_cwnd_min_target, which the talk quotes);
+/// - the window laws the slides state, measured in runs alone (`sharkfest::laws`): slow start's
+///   one segment per ACKed segment, Reno's and Tahoe's a = 1/cwnd and b = 0.5, Scalable's 0.01
+///   per ACK and 0.875, HighSpeed as Reno below 38 segments, Illinois's α of 10 and 0.3, Vegas's
+///   at most one change per RTT and Westwood+'s half window on one BDP of buffer, each within
+///   its derived tolerance; and that on three BDPs Westwood+ falls below the slide's cwnd/2;
 /// - every claim that does not hold says why.
 #[test]
 fn sharkfest_reproduces_the_talks_orderings() {
@@ -237,6 +242,19 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "CUBIC: \"Reduce cwnd by 30%",
         "Illinois: \"If delay is small",
         "Illinois: \"If delay is up to 80%",
+        "Tahoe: slow start",
+        "Tahoe: \"a = 1/cwnd\"",
+        "Tahoe: \"b = 0.5\"",
+        "Reno: \"a = 1/cwnd\"",
+        "Reno: \"b = 0.5\"",
+        "Scalable: \"cwnd + 0.01",
+        "Scalable: \"cwnd * 0,875\"",
+        "HighSpeed: \"If cwnd is less than 38",
+        "HighSpeed below 38",
+        "Illinois: \"If average delay is at minimum",
+        "Illinois: \"If average delay is at maximum",
+        "Vegas: \"1 per RTT",
+        "Westwood+: \"cwnd (on loss)",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");
@@ -245,6 +263,9 @@ fn sharkfest_reproduces_the_talks_orderings() {
     assert_eq!(startup.len(), 2);
     assert!(startup.iter().all(|c| c[4] == "holds"), "{startup:?}");
     assert_eq!(held("CUBIC: \"Set cnwnd").0, "does not hold", "the talk's β = 0.8 would keep a fifth of the window");
+    // Linux's Westwood+ sets cwnd to BWE·RTT_min when recovery ends, below the slide's cwnd/2
+    // where the buffer holds more than a BDP.
+    assert_eq!(held("Westwood+: the same law on 3 BDPs").0, "does not hold");
 }
 
 /// Savage et al. (CCR 1999): against the undefended Reno sender, ACK division, one spoofed

@@ -6,7 +6,8 @@
 //! `B = MSS/RTT·C/√p`, with `C = √(3/2)` for a receiver that acknowledges every segment and
 //! periodic loss (their §2). The constant depends on the loss pattern and the ACK strategy:
 //! their Table 1 gives C = 1.22 (periodic) and 1.31 (random loss) with an ACK per segment,
-//! 0.87 and 0.93 with delayed ACKs. Our receiver ACKs every segment and drops at random, so
+//! 0.87 and 0.93 with delayed ACKs. The talk (seed 002) writes the law as `T = 1.2/√p`, √(3/2)
+//! rounded to two figures, so it states no constant of its own to test. Our receiver ACKs every segment and drops at random, so
 //! the law's own statement puts our C between 1.22 and 1.31: the claim "the law holds" is
 //! judged against that band, C·MSS/(RTT·√p) for C from 1.22 to 1.31, over several seeds per p
 //! (3 in fast mode, 5 in full): it holds when the 95 % confidence interval of our mean meets

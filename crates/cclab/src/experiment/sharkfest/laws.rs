@@ -1,17 +1,35 @@
 //! The control laws the talk states, measured where they act in a run rather than read off
-//! our constants: the window's multiplicative decrease at each loss (CUBIC's "reduce cwnd by
-//! 30 %", Illinois's β from 1/8 at a small queueing delay to 1/2 near the largest), and BBR's
-//! exit from Startup ("stopped if BW growth is less than 25 % for 3 sequential probes").
+//! our constants: the window's multiplicative decrease at each loss (Reno's and Tahoe's
+//! b = 0.5, Scalable's 0.875, CUBIC's "reduce cwnd by 30 %", Illinois's β from 1/8 at a small
+//! queueing delay to 1/2 near the largest, HighSpeed acting as Reno below 38 segments), the
+//! window's growth (slow start's one segment per ACKed segment, Reno's a = 1/cwnd, Scalable's
+//! 0.01·cwnd per RTT, Illinois's α from 10 to 0.3, Vegas's one update per RTT), Westwood+'s
+//! window after a loss against its transit capacity, and BBR's exit from Startup ("stopped if
+//! BW growth is less than 25 % for 3 sequential probes").
 //!
 //! Every run is one flow alone, sampled every 10 ms, on the same seed (the claims are about a
 //! law, not a distribution over hosts).
 //!
-//! - **Decrease.** At a loss recovery's first sample, ssthresh holds `(1 − β)·cwnd` of the
-//!   window at the loss; we divide it by the last sample's cwnd before the recovery. The
+//! - **Decrease.** At the first sample after a loss, ssthresh holds `(1 − β)·cwnd` of the
+//!   window at the loss; we divide it by the last sample's cwnd before (a loss is a sample
+//!   whose ssthresh has fallen below the previous sample's window: Tahoe, which has no
+//!   recovery state, too). The
 //!   window grows for at most one sample interval between the two, by at most `α/10` segments
 //!   at a 100 ms RTT (Illinois's largest α is 10), so on windows of 300 segments and more the
-//!   measured ratio is at most 0.4 % above the law's. The first recovery is left out: it ends
-//!   slow start, whose window doubles within the RTT that the loss takes to be seen.
+//!   measured ratio is at most 0.4 % above the law's. Losses in slow start are left out (they
+//!   end it, and its window doubles within the RTT that the loss takes to be seen), and so is
+//!   the first loss after it, which can still belong to slow start's overshoot (Tahoe's second
+//!   cut from the same burst) or come as the overshoot's queue drains (Illinois's β is then
+//!   that of an empty queue).
+//! - **Growth.** Over each pair of consecutive samples in one state (slow start or congestion
+//!   avoidance) with no retransmission and no change of ssthresh between them, the window grew by ΔW while Δn segments
+//!   were ACKed (delivered bytes over the MSS). Per ACK the law adds `a/W` (`a` segments per
+//!   RTT, since a window's worth of ACKs comes back each RTT), so `a` is ΣΔW·W/ΣΔn with W the
+//!   window at the pair's start; a law that adds a fixed amount per ACK (slow start's 1,
+//!   Scalable's 0.01) is ΣΔW/ΣΔn. Linux grows the window in whole segments, one after every
+//!   `W/a` ACKs (`tcp_cong_avoid_ai`'s counter), so a stretch of pairs can begin or end part
+//!   way to the next segment: at most one increment's ACKs at each end of each stretch, which
+//!   the claims take as their tolerance ([`Growth::edge`]).
 //! - **Startup.** BBR paces Startup at `2/ln 2` times its bandwidth estimate, so the pacing
 //!   rate's growth is the estimate's. At the last Startup sample we compare it with the rate
 //!   three round trips earlier, a round trip being the mean RTT the samples show over those
@@ -42,8 +60,8 @@ pub fn law_run(cc: &str, link: Link, secs: u64, loss: f64, dir: &Path) -> Result
     run_one(cfg, dir)
 }
 
-/// For each loss recovery of flow 0 but the first: ssthresh at its first sample over cwnd at
-/// the sample before it, `1 − β` of the law.
+/// For each cut of flow 0's ssthresh below its window outside slow start (a loss) but the
+/// first: ssthresh after over cwnd at the sample before, `1 − β` of the law.
 pub fn decrease_ratios(r: &RunResult) -> Vec<f64> {
     decreases(&flow0(r))
 }
@@ -51,9 +69,12 @@ pub fn decrease_ratios(r: &RunResult) -> Vec<f64> {
 fn decreases(samples: &[&FlowSample]) -> Vec<f64> {
     samples
         .windows(2)
-        .filter(|w| w[1].state == "recovery" && w[0].state != "recovery")
+        .filter(|w| w[0].state != "slow_start")
+        .filter_map(|w| {
+            let (cut, before) = (w[1].ssthresh?, w[0].cwnd?);
+            (w[0].ssthresh != Some(cut) && cut < before).then_some(cut / before)
+        })
         .skip(1)
-        .filter_map(|w| Some(w[1].ssthresh? / w[0].cwnd?))
         .collect()
 }
 
@@ -94,9 +115,138 @@ fn exit_of(samples: &[&FlowSample]) -> Option<StartupExit> {
     Some(StartupExit { at_s: samples[exit].time, growth_3_rounds: r_end / r_mid - 1.0, growth_before: r_mid / r_start - 1.0 })
 }
 
+/// The window's growth over pairs of samples (see the module doc).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Growth {
+    /// Segments ACKed over the pairs counted.
+    pub acked: f64,
+    /// ΣΔW / Σ Δn: segments added per ACKed segment.
+    pub per_ack: f64,
+    /// ΣΔW·W / Σ Δn: segments added per RTT by a law of `a/W` per ACK.
+    pub per_rtt: f64,
+    /// The relative error the stretches' ends can carry: two increments' ACKs per stretch over
+    /// all ACKs counted.
+    pub edge: f64,
+    /// How many times the window changed, and over how many RTTs (elapsed time over the
+    /// sampled smoothed RTT).
+    pub changes: u64,
+    pub rtts: f64,
+}
+
+/// [`Growth`] over flow 0's consecutive sample pairs in `states` that `keep` accepts.
+pub fn growth(r: &RunResult, states: &[&str], keep: impl Fn(&FlowSample) -> bool) -> Growth {
+    growth_of(&flow0(r), cc::transport::sender::SenderConfig::default().mss as f64, states, keep)
+}
+
+fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&FlowSample) -> bool) -> Growth {
+    let mut g = Growth::default();
+    let (mut added, mut weighted, mut edge_acks) = (0.0, 0.0, 0.0);
+    // The current stretch's ACKs and growth, for its edge term.
+    let (mut stretch_acked, mut stretch_added) = (0.0, 0.0);
+    let mut close = |acked: &mut f64, added: &mut f64| {
+        if *added > 0.0 {
+            edge_acks += 2.0 * *acked / *added;
+        }
+        (*acked, *added) = (0.0, 0.0);
+    };
+    for w in samples.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let counted = states.contains(&a.state) && states.contains(&b.state) && a.retr == b.retr && a.ssthresh == b.ssthresh && keep(a);
+        let (Some(wa), Some(wb), true) = (a.cwnd, b.cwnd, counted) else {
+            close(&mut stretch_acked, &mut stretch_added);
+            continue;
+        };
+        let dn = b.delivered_bytes.saturating_sub(a.delivered_bytes) as f64 / mss;
+        let dw = wb - wa;
+        g.acked += dn;
+        added += dw;
+        weighted += dw * wa;
+        stretch_acked += dn;
+        stretch_added += dw.max(0.0);
+        g.changes += u64::from(dw != 0.0);
+        if let Some(rtt) = a.rtt_ms {
+            g.rtts += (b.time - a.time) / (rtt / 1e3);
+        }
+    }
+    close(&mut stretch_acked, &mut stretch_added);
+    if g.acked > 0.0 {
+        g.per_ack = added / g.acked;
+        g.per_rtt = weighted / g.acked;
+        g.edge = edge_acks / g.acked;
+    }
+    g
+}
+
+/// For each loss recovery of flow 0 but the first: the window at the first sample after the
+/// recovery over the window at the sample before it.
+pub fn after_recovery_ratios(r: &RunResult) -> Vec<f64> {
+    after_recovery_of(&flow0(r))
+}
+
+fn after_recovery_of(s: &[&FlowSample]) -> Vec<f64> {
+    let mut ratios = Vec::new();
+    let mut k = 1;
+    while k < s.len() {
+        if s[k].state == "recovery" && s[k - 1].state != "recovery" {
+            let before = s[k - 1].cwnd;
+            let end = (k..s.len()).find(|&j| s[j].state != "recovery");
+            if let (Some(before), Some(end)) = (before, end) {
+                ratios.extend(s[end].cwnd.map(|after| after / before));
+                k = end;
+            }
+        }
+        k += 1;
+    }
+    ratios.into_iter().skip(1).collect()
+}
+
+/// Congestion avoidance's state names: the window algorithms' one, and Vegas's per-RTT
+/// decisions.
+const CA: &[&str] = &["cong_avoid", "increase", "decrease", "hold"];
+
+/// One algorithm's law run read three ways.
+#[derive(Clone, Debug, Default)]
+pub struct LawRun {
+    pub slow_start: Growth,
+    pub avoidance: Growth,
+    pub decreases: Vec<f64>,
+}
+
+impl LawRun {
+    fn of(r: &RunResult) -> LawRun {
+        // Slow start as the slide states it: from the initial window, before any loss.
+        LawRun { slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()), avoidance: growth(r, CA, |_| true), decreases: decrease_ratios(r) }
+    }
+}
+
+/// Where HighSpeed's window stays below its 38-segment Reno region: 2 Mbit/s, 100 ms and one
+/// BDP of buffer hold 2 × 16.7 = 33 segments.
+pub const SMALL_WINDOW: Link = Link { mbps: 2.0, rtt_ms: 100 };
+/// Westwood+ on a buffer of three BDPs, where the window at a loss is four BDPs, so half of it
+/// (the slide's max(cwnd/2, BWE·RTT_noLoad)) is twice the transit capacity.
+pub const DEEP_BUFFER_BDPS: f64 = 3.0;
+
 /// What the law runs gave.
 #[derive(Clone, Debug, Default)]
 pub struct Laws {
+    /// Reno and Tahoe on the talk's testbed ([`OVERFLOW_SECS`]).
+    pub reno: LawRun,
+    pub tahoe: LawRun,
+    /// Scalable on the testbed ([`super::measure::ALONE_S`]); its growth counted where the
+    /// window is above Linux's `TCP_SCALABLE_AI_CNT` = 100 segments.
+    pub scalable: LawRun,
+    /// HighSpeed on [`SMALL_WINDOW`] ([`OVERFLOW_SECS`]).
+    pub highspeed_small: LawRun,
+    /// Illinois's growth with its queue empty, and at a full queue where the sampled queueing
+    /// delay is at least 95 % of the largest.
+    pub illinois_alpha_empty: Growth,
+    pub illinois_alpha_full: Growth,
+    /// Vegas on the testbed: its congestion-avoidance window changes.
+    pub vegas: Growth,
+    /// Westwood+'s window after each recovery over before it, on the testbed and on
+    /// [`DEEP_BUFFER_BDPS`] BDPs of buffer.
+    pub westwood: Vec<f64>,
+    pub westwood_deep: Vec<f64>,
     /// CUBIC on the talk's testbed: cwnd after each loss over before.
     pub cubic: Vec<f64>,
     /// Illinois on the talk's testbed, losses at a full queue.
@@ -112,8 +262,30 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     let dir = out.join("laws");
     let illinois_full = law_run("illinois", testbed, OVERFLOW_SECS, 0.0, &dir.join("illinois-full-queue"))?;
     let illinois_empty = law_run("illinois", EMPTY_QUEUE, EMPTY_QUEUE_SECS, EMPTY_QUEUE_LOSS, &dir.join("illinois-empty-queue"))?;
+    let alone = super::measure::ALONE_S;
+    let queueing_share = |r: &RunResult| {
+        let rtts: Vec<f64> = flow0(r).iter().filter(|s| s.state == "cong_avoid").filter_map(|s| s.rtt_ms).collect();
+        let (lo, hi) = rtts.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        move |s: &FlowSample| s.rtt_ms.is_some_and(|x| hi > lo && (x - lo) / (hi - lo) >= 0.95)
+    };
+    let mut deep = testbed.config(testbed.flows(&["westwood"]), OVERFLOW_SECS, 0.0, 1);
+    deep.sample_interval = Some(Time::from_millis(10));
+    deep.link.buffer = sim::QueueLimit::Bdp(DEEP_BUFFER_BDPS);
+    let scalable = law_run("scalable", testbed, alone, 0.0, &dir.join("scalable"))?;
     Ok(Laws {
-        cubic: decrease_ratios(&law_run("cubic", testbed, super::measure::ALONE_S, 0.0, &dir.join("cubic"))?),
+        reno: LawRun::of(&law_run("reno", testbed, OVERFLOW_SECS, 0.0, &dir.join("reno"))?),
+        tahoe: LawRun::of(&law_run("tahoe", testbed, OVERFLOW_SECS, 0.0, &dir.join("tahoe"))?),
+        scalable: LawRun {
+            avoidance: growth(&scalable, CA, |s| s.cwnd.is_some_and(|w| w > 100.0)),
+            ..LawRun::of(&scalable)
+        },
+        highspeed_small: LawRun::of(&law_run("highspeed", SMALL_WINDOW, OVERFLOW_SECS, 0.0, &dir.join("highspeed-small-window"))?),
+        illinois_alpha_empty: growth(&illinois_empty, CA, |_| true),
+        illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
+        vegas: growth(&law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?, CA, |_| true),
+        westwood: after_recovery_ratios(&law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?),
+        westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
+        cubic: decrease_ratios(&law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?),
         illinois_full_queue: decrease_ratios(&illinois_full),
         illinois_empty_queue: decrease_ratios(&illinois_empty),
         bbr_startup: startup_exit(bbr),
@@ -145,18 +317,69 @@ mod tests {
         }
     }
 
-    /// Two recoveries: the first (slow start's) is left out, the second gives 70/100.
+    /// Three losses: the first (in slow start) and the first after it are left out, the third
+    /// gives 70/100.
     #[test]
-    fn decrease_is_ssthresh_in_recovery_over_cwnd_before() {
+    fn decrease_is_ssthresh_after_a_cut_over_cwnd_before() {
         let r = [
             sample(0.0, "slow_start", 400.0, None, 0.0, 100.0),
             sample(0.1, "recovery", 300.0, Some(150.0), 0.0, 100.0),
             sample(0.2, "congestion_avoidance", 150.0, Some(150.0), 0.0, 100.0),
-            sample(0.3, "congestion_avoidance", 100.0, Some(150.0), 0.0, 100.0),
+            sample(0.25, "congestion_avoidance", 160.0, Some(80.0), 0.0, 100.0),
+            sample(0.3, "congestion_avoidance", 100.0, Some(80.0), 0.0, 100.0),
             sample(0.4, "recovery", 90.0, Some(70.0), 0.0, 100.0),
             sample(0.5, "recovery", 80.0, Some(70.0), 0.0, 100.0),
         ];
         assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.7]);
+    }
+
+    /// Linux's additive increase, one segment after every W ACKs (a = 1), from W = 100,
+    /// sampled every 37 ACKs: ΣΔW·W/Σ ACKed is 1 to within the stretch's edge term, which is
+    /// two increments' ACKs (about 2·W) over the ACKs counted. Scalable's rule above 100
+    /// segments (one segment per 100 ACKs) gives 0.01 per ACK the same way.
+    #[test]
+    fn growth_reads_the_additive_law_off_samples() {
+        let run = |acks_per_segment: &dyn Fn(f64) -> f64| {
+            let (mut w, mut cnt) = (100.0f64, 0.0);
+            let mut samples = Vec::new();
+            for n in 0..20_000u64 {
+                if n % 37 == 0 {
+                    let mut s = sample(n as f64 * 1e-3, "cong_avoid", w, Some(50.0), 0.0, 100.0);
+                    s.delivered_bytes = n * 1448;
+                    samples.push(s);
+                }
+                cnt += 1.0;
+                if cnt >= acks_per_segment(w) {
+                    w += 1.0;
+                    cnt = 0.0;
+                }
+            }
+            growth_of(&samples.iter().collect::<Vec<_>>(), 1448.0, &["cong_avoid"], |_| true)
+        };
+        let reno = run(&|w| w);
+        assert!((reno.per_rtt - 1.0).abs() <= reno.edge, "{reno:?}");
+        assert!(reno.edge < 0.05 && reno.edge > 0.0, "{reno:?}");
+        assert!((reno.rtts - 20_000.0 * 1e-3 / 0.1).abs() < 1.0, "{reno:?}");
+        let scalable = run(&|_| 100.0);
+        assert!((scalable.per_ack - 0.01).abs() <= scalable.edge * 0.01, "{scalable:?}");
+    }
+
+    /// Two recoveries: the first is left out; the second took the window from 200 to 100.
+    #[test]
+    fn after_recovery_is_the_first_window_after_over_the_last_before() {
+        let st = |t: f64, state: &'static str, w: f64| sample(t, state, w, None, 0.0, 100.0);
+        let r = [
+            st(0.0, "slow_start", 400.0),
+            st(0.1, "recovery", 300.0),
+            st(0.2, "cong_avoid", 150.0),
+            st(0.3, "cong_avoid", 200.0),
+            st(0.4, "recovery", 150.0),
+            st(0.5, "recovery", 120.0),
+            st(0.6, "cong_avoid", 100.0),
+        ];
+        let samples: Vec<&FlowSample> = r.iter().collect();
+        let ratios: Vec<f64> = after_recovery_of(&samples);
+        assert_eq!(ratios, vec![0.5]);
     }
 
     /// Pacing doubles every 100 ms RTT until 1.0 s, then stays. Left at 1.65 s, the last

@@ -155,6 +155,12 @@ pub struct BbrCycle {
     pub gain_down: f64,
     /// Between successive up phases, in minimum RTTs.
     pub probe_every_rtts: Vec<f64>,
+    /// How long each up and each down phase lasted, in minimum RTTs (to one sample; phases
+    /// cut by the start or end of a ProbeBW run are left out).
+    pub up_for_rtts: Vec<f64>,
+    pub down_for_rtts: Vec<f64>,
+    /// Inflight (packets) at each such up phase's first and last sample.
+    pub up_inflight: Vec<(f64, f64)>,
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -192,8 +198,23 @@ pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
         } else if state == "probe_bw" {
             let cruise = median(run.iter().filter_map(|s| s.pacing_rate_mbps).collect());
             let mut last_up = None::<f64>;
+            // The phase under way (+1 up, -1 down, 0 cruising), from which sample.
+            let mut phase = (0i8, 0usize);
             for (k, s) in run.iter().enumerate() {
                 let Some(rate) = s.pacing_rate_mbps else { continue };
+                let now = if rate > 1.1 * cruise { 1 } else if rate < 0.9 * cruise { -1 } else { 0 };
+                if now != phase.0 {
+                    let lasted = (k - phase.1) as f64 * step / min_rtt_s;
+                    match phase {
+                        (1, from) if from > 0 => {
+                            c.up_for_rtts.push(lasted);
+                            c.up_inflight.push((run[from].inflight as f64, run[k - 1].inflight as f64));
+                        }
+                        (-1, from) if from > 0 => c.down_for_rtts.push(lasted),
+                        _ => {}
+                    }
+                    phase = (now, k);
+                }
                 if rate > 1.1 * cruise {
                     up.push(rate / cruise);
                     let starts = k == 0 || run[k - 1].pacing_rate_mbps.is_some_and(|p| p <= 1.1 * cruise);

@@ -24,7 +24,7 @@
 //! split from 0.43 to 0.62 over six runs (issue 15). Every friendliness claim is therefore
 //! judged on several seeds against our own Reno-against-Reno runs on the same seeds.
 
-use super::laws::{Laws, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS};
+use super::laws::{Growth, Laws, DEEP_BUFFER_BDPS, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS, SMALL_WINDOW};
 use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
 use crate::experiment::Claim;
 use crate::stats::{mean, welch_p, Summary};
@@ -360,6 +360,30 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
     let mean_of = |xs: &[f64]| Summary::of(xs).map(|s| s.mean);
     claims.push(Claim::value(&format!("ProbeBW's up phase paces at 1.25 times the bandwidth estimate (\"1,25 followed by 0.75 gains\"; {on})"), b.gain_up, 1.25, "", 0.005 / 1.25, &format!("the talk's two decimals; ours the median up-phase pacing rate over the cruising rate, {sampled}")));
     claims.push(Claim::value(&format!("ProbeBW's down phase paces at 0.75 times it ({on})"), b.gain_down, 0.75, "", 0.005 / 0.75, "the talk's two decimals"));
+    let step_rtts = 0.01 / (BBR_LINK.rtt_ms as f64 / 1e3);
+    for (phase, lasted) in [("up (1.25)", &b.up_for_rtts), ("down (0.75)", &b.down_for_rtts)] {
+        if let Some(m) = mean_of(lasted) {
+            let c = Claim::value(
+                &format!("ProbeBW's {phase} phase lasts one RTT (\"each one of RTT length\"; {on}; {} phases)", lasted.len()),
+                m,
+                1.0,
+                "RTTs",
+                step_rtts,
+                &format!("one 10 ms sample, {} of the minimum RTT; ours the mean phase length in minimum RTTs", num(step_rtts)),
+            );
+            let from_to = |pick: fn(&(f64, f64)) -> f64| mean_of(&b.up_inflight.iter().map(pick).collect::<Vec<_>>()).unwrap_or(f64::NAN);
+            claims.push(match (c.holds(), phase.starts_with("up")) {
+                (true, _) => c,
+                (false, true) => c.because(&format!(
+                    "tcp_bbr.c's bbr_is_next_cycle_phase ends the up phase only after a full min RTT and once inflight has reached its target, 1.25 BDPs plus the quantisation budget (bbr_quantization_budget: three send quanta, and 2 packets more in this phase); inflight rises by only a quarter of the delivery rate while pacing at 1.25, and in our runs it went from {} packets at the phase's start to {} at its end (the BDP is {} packets), which takes longer than a min RTT",
+                    num(from_to(|p| p.0)),
+                    num(from_to(|p| p.1)),
+                    num(BBR_LINK.bdp_segments())
+                )),
+                (false, false) => c.because("tcp_bbr.c's bbr_is_next_cycle_phase ends the down phase early, as soon as inflight has drained to the estimated BDP, which after an up phase of 1.25 takes less than a round trip"),
+            });
+        }
+    }
     if let Some(every) = mean_of(&b.probe_every_rtts) {
         claims.push(
             Claim::value(&format!("ProbeBW probes every 5 RTTs (\"Probe_BW (every 5 RTTs)\"; {on})"), every, 5.0, "RTTs", 0.5 / 5.0, "a whole number of RTTs; ours between up phases, in minimum RTTs")
@@ -383,20 +407,15 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
     let l = &r.laws;
     let testbed = TESTBED.label();
     // cwnd after a loss over before, against the law's 1 − β.
-    let decrease = |claim: String, after: &[f64], law: f64| {
-        Summary::of(after).map(|s| {
-            let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
-            Claim::value(&format!("{claim}; {} losses", after.len()), s.mean, law, "", 0.01, tol)
-        })
-    };
-    claims.extend(decrease(format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7));
-    claims.extend(decrease("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)".into(), &l.cubic, 1.0 - 0.8).map(|c| {
-        c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does")
-    }));
+    let decrease = |claim: String, after: &[f64], law: f64| decrease_claim(&claim, after, law);
+    claims.push(decrease(format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7));
+    let c = decrease("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)".into(), &l.cubic, 1.0 - 0.8);
+    claims.push(c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does"));
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
-    claims.extend(decrease(format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0));
+    claims.push(decrease(format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0));
     let full = format!("buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer");
-    claims.extend(decrease(format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5));
+    claims.push(decrease(format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5));
+    growth_laws(l, claims);
     let claim = format!("BBR: Startup \"Stopped if BW growth is less than 25% for 3 sequential probes\" (alone on {})", BBR_LINK.label());
     match &l.bbr_startup {
         Some(s) => {
@@ -406,6 +425,134 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
         None => claims.push(Claim::not_comparable(&claim, "< 25 % for 3 rounds".into(), "never left Startup".into(), "our run never left Startup")),
     }
 }
+
+/// A decrease law on a run's losses (see [`super::laws`]): the window grows for at most one
+/// 10 ms sample before the loss is seen.
+fn decrease_claim(claim: &str, after: &[f64], law: f64) -> Claim {
+    match Summary::of(after) {
+        Some(s) => {
+            let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
+            Claim::value(&format!("{claim}; {} losses", after.len()), s.mean, law, "", 0.01, tol)
+        }
+        None => Claim::not_comparable(claim, num(law), "no loss after the first".into(), "the run had no loss recovery after slow start's to measure"),
+    }
+}
+
+/// A growth law (see [`super::laws`]): `ours` against `law`, within the stretches' edge error.
+fn growth_claim(claim: &str, g: &Growth, ours: f64, law: f64, extra: f64, basis: &str) -> Claim {
+    if g.acked == 0.0 {
+        return Claim::not_comparable(claim, num(law), "no samples".into(), "the run never sampled this state twice in a row without a loss");
+    }
+    let tol = g.edge + extra;
+    let basis = format!("{basis}{}at most one increment's ACKs at each end of each stretch of samples: {} % over {} ACKed segments", if basis.is_empty() { "" } else { "; " }, num(g.edge * 100.0), num(g.acked));
+    Claim::value(claim, ours, law, "", tol, &basis)
+}
+
+/// The window's growth and the decreases the talk's slides give per algorithm, each measured
+/// alone on its link (10 ms samples; [`super::laws`]).
+fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
+    let testbed = TESTBED.label();
+    claims.push(growth_claim(
+        &format!("Tahoe: slow start \"For every ACKed SMSS increase cwnd by one SMSS\" (segments added per ACKed segment; alone on {testbed}, {OVERFLOW_SECS} s)"),
+        &l.tahoe.slow_start,
+        l.tahoe.slow_start.per_ack,
+        1.0,
+        0.0,
+        "",
+    ));
+    for (name, run) in [("Tahoe", &l.tahoe), ("Reno", &l.reno)] {
+        claims.push(growth_claim(
+            &format!("{name}: \"a = 1/cwnd\" in congestion avoidance (segments added per RTT, ΣΔW·W/Σ ACKed; alone on {testbed}, {OVERFLOW_SECS} s)"),
+            &run.avoidance,
+            run.avoidance.per_rtt,
+            1.0,
+            0.0,
+            "",
+        ));
+        claims.push(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5));
+    }
+    claims.push(Claim::not_comparable(
+        "Reno: \"set cwnd to sstresh+3\", then \"Increase cwnd on 1 SMSS for every received next Dup ACK\" and deflate to ssthresh",
+        "ssthresh + 3, +1 per duplicate ACK".into(),
+        "proportional rate reduction".into(),
+        "Linux (since 3.2) and ours replace RFC 5681's window inflation with proportional rate reduction (RFC 6937): in recovery the window follows the data delivered towards ssthresh, so no window of ssthresh + 3 or one inflated per duplicate ACK exists to measure; the ssthresh half is the row above",
+    ));
+    let sc = &l.scalable;
+    claims.push(growth_claim(
+        &format!("Scalable: \"cwnd + 0.01 * cwnd\" per RTT, 0.01 segments per ACKed segment (windows above Linux's TCP_SCALABLE_AI_CNT = 100; alone on {testbed}, {ALONE_S} s)"),
+        &sc.avoidance,
+        sc.avoidance.per_ack,
+        0.01,
+        0.0,
+        "",
+    ));
+    claims.push(decrease_claim(&format!("Scalable: \"cwnd * 0,875\" on a loss (alone on {testbed})"), &sc.decreases, 0.875));
+    let small = format!("alone on {}, one BDP of buffer: windows up to 33 segments, {OVERFLOW_SECS} s", SMALL_WINDOW.label());
+    let hs = &l.highspeed_small;
+    claims.push(growth_claim(&format!("HighSpeed: \"If cwnd is less than 38 * SMSS -> act as Reno\": a = 1 segment per RTT ({small})"), &hs.avoidance, hs.avoidance.per_rtt, 1.0, 0.0, ""));
+    claims.push(decrease_claim(&format!("HighSpeed below 38 segments: Reno's b = 0.5 ({small})"), &hs.decreases, 0.5));
+    let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
+    let ia = &l.illinois_alpha_empty;
+    claims.push(growth_claim(&format!("Illinois: \"If average delay is at minimum ... use large alpha (10.0)\" (segments added per RTT; {empty})"), ia, ia.per_rtt, 10.0, 0.0, ""));
+    let ia = &l.illinois_alpha_full;
+    claims.push(growth_claim(
+        &format!("Illinois: \"If average delay is at maximum ... use small alpha (0.3)\" (segments added per RTT where the sampled queueing delay is at least 95 % of its largest; alone on {testbed}, {OVERFLOW_SECS} s)"),
+        ia,
+        ia.per_rtt,
+        0.3,
+        ILLINOIS_ALPHA_AT_95 / 0.3 - 1.0,
+        "tcp_illinois.c's α = κ1/(κ2 + d_a) falls from 0.3155 at 95 % of the largest delay to 0.3 at it",
+    ));
+    let v = &l.vegas;
+    claims.push(Claim::bound(
+        &format!("Vegas: \"1 per RTT cnwnd update frequency\" (window changes per RTT in congestion avoidance, alone on {testbed}, {ALONE_S} s: {} changes over {} RTTs)", v.changes, num(v.rtts)),
+        "1 per RTT",
+        &[if v.rtts > 0.0 { v.changes as f64 / v.rtts } else { f64::NAN }],
+        Bound::AtMost(1.0),
+        "per RTT",
+    ));
+    let ww = "\"cwnd (on loss) = max(cwnd/2, BWE × RTT_noLoad)\", \"Never drops cwnd below estimated transit capacity\"";
+    let tol = "BWE is a filtered delivery rate (tcp_westwood.c: 7/8 old + 1/8 new once per RTT), a few per cent below the link's after many RTTs of a full link; we allow 5 %";
+    claims.extend(Summary::of(&l.westwood).map(|s| {
+        Claim::value(&format!("Westwood+: {ww}: the window after recovery over before (alone on {testbed}, one BDP of buffer: at a loss cwnd/2 is about the transit capacity; {} losses)", l.westwood.len()), s.mean, 0.5, "", 0.05, tol)
+    }));
+    claims.extend(Summary::of(&l.westwood_deep).map(|s| {
+        let c = Claim::value(
+            &format!("Westwood+: the same law on {} BDPs of buffer, where cwnd/2 at a loss is twice the transit capacity ({} losses)", num(DEEP_BUFFER_BDPS), l.westwood_deep.len()),
+            s.mean,
+            0.5,
+            "",
+            0.05,
+            tol,
+        );
+        if c.holds() {
+            c
+        } else {
+            c.because(&format!(
+                "Linux's tcp_westwood.c halves ssthresh at the loss (tcp_reno_ssthresh) but when recovery completes (CA_EVENT_COMPLETE_CWR) sets cwnd = ssthresh = BWE·RTT_min, the transit capacity, whatever half the window was; ours follows it. At a loss the window here is about {} BDPs, so the window falls to about 1/{} of it ({} measured), not to the slide's half: the slide's max(cwnd/2, ·) is not the kernel's rule",
+                num(DEEP_BUFFER_BDPS + 1.0),
+                num(DEEP_BUFFER_BDPS + 1.0),
+                num(s.mean)
+            ))
+        }
+    }));
+    claims.push(Claim::not_comparable(
+        "Congestion collapse: \"goodput decreases by huge factor – up to 1000x\"; \"some packets were retransmitted 5+ times!\" (4.2 BSD, 1986)",
+        "up to 1000×; 5+ retransmissions of a packet".into(),
+        "-".into(),
+        "history: the 1986 collapse was of 4.2 BSD's fixed-rate sender with an inaccurate retransmission timer on a multi-hop Internet, where packets dropped downstream had used capacity upstream; our dumbbell has one bottleneck, so a dropped packet wastes no other link, and we model no 4.2 BSD sender",
+    ));
+}
+
+/// Illinois's α at 95 % of the largest queueing delay d_m, from tcp_illinois.c's
+/// α = κ1/(κ2 + d_a) with κ1 = (d_m − d_1)·α_min·α_max/(α_max − α_min),
+/// κ2 = (d_m − d_1)·α_min/(α_max − α_min) − d_1, d_1 = d_m/100, α_min = 0.3, α_max = 10.
+const ILLINOIS_ALPHA_AT_95: f64 = {
+    let (amin, amax, d1) = (0.3, 10.0, 0.01);
+    let k1 = (1.0 - d1) * amin * amax / (amax - amin);
+    let k2 = (1.0 - d1) * amin / (amax - amin) - d1;
+    k1 / (k2 + 0.95)
+};
 
 /// "Can handle sending speeds from 715bps to 2,9Tbps": the range of Linux's fixed-point
 /// bandwidth (`tcp_bbr.c`: packets per µs in a u32 scaled by `BW_UNIT` = 2^24), from one unit
