@@ -12,9 +12,9 @@
 //!
 //! - **Decrease.** At the first sample after a loss, ssthresh holds `(1 − β)·cwnd` of the
 //!   window at the loss; we divide it by the last sample's cwnd before (a loss is a sample
-//!   whose ssthresh has fallen below the previous sample's window: Tahoe, which has no
-//!   recovery state, too). The
-//!   window grows for at most one sample interval between the two, by at most `α/10` segments
+//!   whose ssthresh has fallen below the previous sample's window, which finds Tahoe's too,
+//!   though it has no recovery state). The window grows for at most one sample interval
+//!   between the two, by at most `α/10` segments
 //!   at a 100 ms RTT (Illinois's largest α is 10), so on windows of 300 segments and more the
 //!   measured ratio is at most 0.4 % above the law's. Losses in slow start are left out (they
 //!   end it, and its window doubles within the RTT that the loss takes to be seen), and so is
@@ -22,8 +22,8 @@
 //!   cut from the same burst) or come as the overshoot's queue drains (Illinois's β is then
 //!   that of an empty queue).
 //! - **Growth.** Over each pair of consecutive samples in one state (slow start or congestion
-//!   avoidance) with no retransmission and no change of ssthresh between them, the window grew by ΔW while Δn segments
-//!   were ACKed (delivered bytes over the MSS). Per ACK the law adds `a/W` (`a` segments per
+//!   avoidance) with no retransmission and no change of ssthresh between them, the window
+//!   grew by ΔW while Δn segments were ACKed (delivered bytes over the MSS). Per ACK the law adds `a/W` (`a` segments per
 //!   RTT, since a window's worth of ACKs comes back each RTT), so `a` is ΣΔW·W/ΣΔn with W the
 //!   window at the pair's start; a law that adds a fixed amount per ACK (slow start's 1,
 //!   Scalable's 0.01) is ΣΔW/ΣΔn. Linux grows the window in whole segments, one after every
