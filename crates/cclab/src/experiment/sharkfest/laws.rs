@@ -22,8 +22,8 @@
 //!   cut from the same burst) or come as the overshoot's queue drains (Illinois's β is then
 //!   that of an empty queue).
 //! - **Growth.** Over each pair of consecutive samples in one state (slow start or congestion
-//!   avoidance) with no retransmission and no change of ssthresh between them, the window
-//!   grew by ΔW while Δn segments were ACKed (delivered bytes over the MSS). Per ACK the law adds `a/W` (`a` segments per
+//!   avoidance) with no retransmission between them, the window grew by ΔW while Δn segments
+//!   were ACKed (delivered bytes over the MSS). Per ACK the law adds `a/W` (`a` segments per
 //!   RTT, since a window's worth of ACKs comes back each RTT), so `a` is ΣΔW·W/ΣΔn with W the
 //!   window at the pair's start; a law that adds a fixed amount per ACK (slow start's 1,
 //!   Scalable's 0.01) is ΣΔW/ΣΔn. Linux grows the window in whole segments, one after every
@@ -133,7 +133,8 @@ pub struct Growth {
     pub rtts: f64,
 }
 
-/// [`Growth`] over flow 0's consecutive sample pairs in `states` that `keep` accepts.
+/// [`Growth`] over flow 0's consecutive sample pairs in `states` both of whose samples `keep`
+/// accepts.
 pub fn growth(r: &RunResult, states: &[&str], keep: impl Fn(&FlowSample) -> bool) -> Growth {
     growth_of(&flow0(r), cc::transport::sender::SenderConfig::default().mss as f64, states, keep)
 }
@@ -151,7 +152,7 @@ fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&
     };
     for w in samples.windows(2) {
         let (a, b) = (w[0], w[1]);
-        let counted = states.contains(&a.state) && states.contains(&b.state) && a.retr == b.retr && a.ssthresh == b.ssthresh && keep(a);
+        let counted = states.contains(&a.state) && states.contains(&b.state) && a.retr == b.retr && keep(a) && keep(b);
         let (Some(wa), Some(wb), true) = (a.cwnd, b.cwnd, counted) else {
             close(&mut stretch_acked, &mut stretch_added);
             continue;
@@ -214,7 +215,9 @@ pub struct LawRun {
 
 impl LawRun {
     fn of(r: &RunResult) -> LawRun {
-        // Slow start as the slide states it: from the initial window, before any loss.
+        // Slow start as the slide states it: from the initial window, before any loss (no
+        // ssthresh yet, on both samples of a pair: a loss can cut the window before the
+        // retransmission counter moves).
         LawRun { slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()), avoidance: growth(r, CA, |_| true), decreases: decrease_ratios(r) }
     }
 }

@@ -30,7 +30,7 @@ five flows starting at 0/10/20/30/40 s for 100/80/60/40/20 s (Jain's index while
 40-60 s); alone under 1 % random loss (and 5, 10, 20 % for BBR); alone on a link alternating 5 and \
 2.5 Mbit/s every 10 s (utilisation); two flows with RTTs of 50 and 200 ms (the short flow's share). \
 Also the talk's other links: Scalable against NewReno on 20 Mbit/s, 100 ms, and Compound on \
-20 Mbit/s, 200 ms. And the control laws the talk states, measured where they act: the window after each loss over before for CUBIC (60 s alone) and Illinois (300 s alone on a full queue; 60 s at 0.01 % random loss on 1 Gbit/s, 100 ms, where no queue forms), and BBR's bandwidth growth in the round trips before it leaves Startup (10 Mbit/s, 80 ms). The talk's figures are printed beside ours where it gives them.";
+20 Mbit/s, 200 ms. And the control laws the talk states, measured where they act, each alone with 10 ms samples: the window after each loss over before (Tahoe, Reno, Scalable, CUBIC, Illinois, and HighSpeed below 38 segments on 2 Mbit/s, 100 ms), the window's growth per ACKed segment or per RTT (slow start, Tahoe, Reno, Scalable, HighSpeed, Illinois's α with no queue and at a full one), Vegas's window changes per RTT, Westwood+'s window after recovery on one and three BDPs of buffer, BBR's ProbeBW phase lengths, and BBR's bandwidth growth in the round trips before it leaves Startup (10 Mbit/s, 80 ms); Illinois's runs last 300 s on a full queue and 60 s at 0.01 % random loss on 1 Gbit/s, 100 ms, where no queue forms. The talk's figures are printed beside ours where it gives them.";
 
 /// Seeds per test: the friendliness share varies from run to run as much on the kernel (six
 /// runs, 0.43 to 0.62) as on ours, so a claim on it needs several.
