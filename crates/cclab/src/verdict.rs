@@ -21,6 +21,8 @@
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
 //!   holds on every seed, so the spread over seeds decides, not a mean.
 //! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
+//! - [`Claim::mean_bound`]: a bound on our mean over seeds, kept by its whole 95 % confidence
+//!   interval.
 //! - [`Claim::band`]: a model's band (its constant's stated range), met by the 95 %
 //!   confidence interval of our mean over seeds.
 
@@ -205,12 +207,23 @@ impl Claim {
             without.0,
             spread(&b, unit)
         );
-        let (keeps, test) = match bound {
-            Bound::AtLeast(x) => (lo >= x, format!("the 95 % confidence interval of the mean difference per seed at or above {}", with_unit(x, unit))),
-            Bound::AtMost(x) => (hi <= x, format!("the 95 % confidence interval of the mean difference per seed at or below {}", with_unit(x, unit))),
-        };
-        let verdict = if keeps { Verdict::Holds } else { Verdict::DoesNotHold };
+        let (verdict, test) = interval_keeps((lo, hi), bound, "of the mean difference per seed", unit);
         Claim::new(claim, seed.into(), ours, test, verdict)
+    }
+
+    /// A bound on a mean over seeds ("nearer the square root's exponent than the line's"):
+    /// holds when the whole 95 % confidence interval of our mean keeps it, as in
+    /// [`Claim::difference`], so that the runs tell the bound from its breach.
+    pub fn mean_bound(claim: &str, seed: &str, values: &[f64], bound: Bound, unit: &str) -> Claim {
+        let Some(s) = Summary::of(values) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        let Some(half) = confidence_half_width(&s, ALPHA) else {
+            return Claim::not_comparable(claim, seed.into(), spread(&s, unit), "a confidence interval needs two seeds or more");
+        };
+        let (lo, hi) = (s.mean - half, s.mean + half);
+        let (verdict, test) = interval_keeps((lo, hi), bound, "of our mean", unit);
+        Claim::new(claim, seed.into(), format!("{} (95 % interval {} to {})", spread(&s, unit), num(lo), with_unit(hi, unit)), test, verdict)
     }
 
     /// A model's prediction given as a band `lo..=hi` (the range of its constant that its
@@ -257,6 +270,15 @@ impl Claim {
     pub fn holds(&self) -> bool {
         self.verdict == Verdict::Holds
     }
+}
+
+/// Whether an interval `(lo, hi)` keeps `bound` as a whole, and the test's description.
+fn interval_keeps((lo, hi): (f64, f64), bound: Bound, of: &str, unit: &str) -> (Verdict, String) {
+    let (keeps, test) = match bound {
+        Bound::AtLeast(x) => (lo >= x, format!("the 95 % confidence interval {of} at or above {}", with_unit(x, unit))),
+        Bound::AtMost(x) => (hi <= x, format!("the 95 % confidence interval {of} at or below {}", with_unit(x, unit))),
+    };
+    (if keeps { Verdict::Holds } else { Verdict::DoesNotHold }, test)
 }
 
 /// The 95 % confidence interval of the mean of `with[i] − without[i]` (runs paired by seed):
@@ -404,6 +426,20 @@ mod tests {
         assert_eq!(Claim::difference("g", "s", ("a", &far), ("h", &h), Bound::AtLeast(10.0), "").verdict, Verdict::Holds);
         assert_eq!(Claim::difference("g", "s", ("a", &h), ("h", &h), Bound::AtMost(0.0), "").verdict, Verdict::Holds);
         assert_eq!(Claim::difference("g", "s", ("a", &[1.0, 2.0]), ("h", &h), Bound::AtMost(10.0), "").verdict, Verdict::NotComparable);
+    }
+
+    /// Exponents 0.4, 0.5, 0.6: mean 0.5, sd 0.1, half-width t(0.975, 2)·0.1/√3 = 4.303·0.05774
+    /// = 0.2484, so 0.2516 to 0.7484: kept at or below 0.75 and at or above 0.25, but not at
+    /// or below 0.7 (the interval reaches above it); one run gives no interval.
+    #[test]
+    fn mean_bounds_hold_only_where_the_interval_keeps_them() {
+        let k = [0.4, 0.5, 0.6];
+        let c = Claim::mean_bound("shape", "like a square root", &k, Bound::AtMost(0.75), "");
+        assert_eq!(c.verdict, Verdict::Holds);
+        assert!(c.ours.starts_with("0.5 ± 0.1 (n = 3) (95 % interval 0.2516 to 0.7484)"), "{}", c.ours);
+        assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtLeast(0.25), "").verdict, Verdict::Holds);
+        assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtMost(0.7), "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::mean_bound("s", "s", &[0.5], Bound::AtMost(0.75), "").verdict, Verdict::NotComparable);
     }
 
     #[test]

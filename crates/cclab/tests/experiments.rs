@@ -306,7 +306,10 @@ fn attacks_win_against_undefended_reno_and_defences_remove_the_gain() {
 /// scan. The seed's growth arithmetic: unscaled, 1 % of probes answered, cwnd 100 grows by
 /// 1/100 per round trip ("100 times slower"); scaled, the merged cap of 50 on the scale leaves
 /// half of the seed's one probe per round trip, so that claim does not hold. Every figure
-/// touched by the fit is labelled fitted.
+/// touched by the fit is labelled fitted. The seed's shapes on the 10000-address scan ("here
+/// you can really see the shallow square root shape"): unscaled congestion avoidance nearer a
+/// square root than a line (half-time exponent below 0.75, halfway between 0.5 and 1), scaled
+/// nearer TCP's line.
 #[test]
 fn nmap_scaling_scaled_2007_is_faster_out_of_sample_and_the_fit_is_labelled() {
     let dir = tempfile::tempdir().unwrap();
@@ -326,6 +329,8 @@ fn nmap_scaling_scaled_2007_is_faster_out_of_sample_and_the_fit_is_labelled() {
     let verdict = |claim: &str| v.iter().find(|r| r[0].starts_with(claim)).map(|r| r[4].clone()).unwrap();
     assert_eq!(verdict("1 % answered, cwnd 100: unscaled growth"), "holds");
     assert_eq!(verdict("1 % answered, cwnd 100: scaled growth"), "does not hold");
+    assert_eq!(verdict("10000 addresses, unscaled: congestion avoidance grows like a square root"), "holds");
+    assert_eq!(verdict("10000 addresses, scaled-2007: congestion avoidance grows as a line"), "holds");
     assert!(v.iter().filter(|r| r[0].contains("(fitted)")).all(|r| r[4] == "fitted"), "{v:?}");
     assert!(v.iter().any(|r| r[4] == "fitted"));
 }

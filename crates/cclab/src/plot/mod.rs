@@ -24,7 +24,7 @@ mod versus;
 
 pub use chart::PlotFiles;
 pub use data::RunData;
-pub use chart::{color, Axis, Figure, Legend, Marker, Panel, Series, Style, INK, TALL, WIDE};
+pub use chart::{color, Axis, Figure, Legend, Marker, Panel, Series, Style, GUIDE, INK, TALL, WIDE};
 pub use scatter::DelayPoint;
 pub use versus::VersusRow;
 

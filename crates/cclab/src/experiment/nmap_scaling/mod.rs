@@ -25,6 +25,12 @@
 //! routers more or fewer change a scan by tens of per cent). A seed figure therefore holds when
 //! it lies in our 95 % prediction interval for one run ([`Claim::one_run`]), and the seed's
 //! directions hold when they hold on every check seed ([`Claim::direction`]).
+//!
+//! The seed's shapes, unscaled congestion avoidance "more like the square root function" and
+//! the scaled window "as if we were getting cwnd responses per RTT" (a line), are read from
+//! every stretch of congestion avoidance of the check seeds' runs ([`shape`]).
+
+mod shape;
 
 use super::{Claim, Options, Output, Table};
 use crate::plot::{self, PlotFiles, VersusRow};
@@ -48,7 +54,8 @@ often as the Nmap book's Table 3.2 says, 0.1 % path loss as PingER measured, and
 addresses behind routers that send rate-limited ICMP unreachables after an ARP drop). The share of \
 those routers is the one fitted value: fitted on the 5000-address speed-up alone on seeds 1-8, then \
 fixed; the other two workloads, every scan time and the packet_ratio statistics are checked out of \
-sample on seeds 9-16, and the seed's window graphs are drawn from our runs.";
+sample on seeds 9-16, and the seed's window graphs are drawn from our runs, with the shape of their \
+congestion avoidance (a square root unscaled, a line scaled) measured on every stretch.";
 
 /// One of the seed's benchmarks: addresses, hosts up, probe types (`-sP` as root: echo + TCP
 /// ACK; `-PS`: one SYN probe; `-PA22,80,113`: three ACK probes), and its scan times in seconds,
@@ -264,6 +271,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let mut unscaled_drops: Vec<f64> = Vec::new();
     let mut baseline: Vec<(f64, f64, f64)> = Vec::new();
     let mut window_plots: Vec<PlotFiles> = Vec::new();
+    let mut shapes: Vec<shape::Shapes> = Vec::new();
     let plots = opts.out.join("plots");
     for (k, w) in WORKLOADS.iter().enumerate() {
         let fitted = k == FIT_WORKLOAD;
@@ -353,6 +361,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         time_rows.push(versus_row(label("scaled"), w.seed_scaled, &s07));
         speedup_rows.push(versus_row(format!("{h} addresses{}", if fitted { " (fitted)" } else { "" }), seed_speedup, &speedups));
         all_speedups.push(speedups);
+
+        for (v, name) in [(Variant::Unscaled, "unscaled"), (Variant::Scaled2007, "scaled-2007")] {
+            shapes.push(shape::Shapes { workload: h, variant: name, runs: Runs::of(v, &runs).iter().map(|r| shape::avoidance_stretches(&r.window)).collect() });
+        }
 
         // The seed's graphs, drawn from our first check seed.
         let first = runs.seeds[0];
@@ -536,6 +548,21 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             .because("The merged code (eddc2b083) caps the scale at 50 (\"Put a cap of 50 on the cwnd scaling factor\", spec §2.4), so below 2 % answered the scaled window grows by 50 × the reply share per round trip, 0.5 here; the seed's page describes the rule before the cap."),
     );
 
+    // The seed's shapes: "more like the square root" unscaled, TCP's line scaled.
+    for s in &shapes {
+        let c = s.claim(s.variant != "unscaled");
+        let why = shape_why(s, &shapes);
+        out.claims.push(if c.verdict == crate::verdict::Verdict::NotComparable { c } else { c.because(&why) });
+    }
+    let big: Vec<&shape::Shapes> = shapes.iter().filter(|s| s.workload == WORKLOADS[2].hosts).collect();
+    let shape_plot = shape::figure(
+        "avoidance-shape-10000",
+        &format!("10000 addresses: every congestion-avoidance stretch of {check_s}, scaled to a unit square, unscaled (top) and scaled-2007 (bottom)"),
+        &big,
+    )
+    .write(&plots)?;
+    out.tables.push(shape::table(&shapes));
+
     // The largest scan at the top, so that the legend (lower right) sits beside the smallest times.
     let time_rows: Vec<VersusRow> = time_rows.chunks(2).rev().flatten().cloned().collect();
     out.tables.insert(0, times);
@@ -544,8 +571,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.insert(3, per_send);
     out.tables.insert(4, sens);
     out.plots.insert(0, ("The seed's graphs from our runs: group window over the scan, unscaled (top) and scaled-2007 (bottom)".into(), window_plots));
+    out.plots.insert(1, ("The shape of congestion avoidance: the seed's square root, unscaled, and TCP's line, scaled".into(), vec![shape_plot]));
     out.plots.insert(
-        1,
+        2,
         (
             "Ours against the seed's".into(),
             vec![
@@ -569,4 +597,30 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         out.notes.push("Fast mode fits on the same seeds 1-8 as full mode and checks on seeds 9-12 (full mode: 9-16).".into());
     }
     Ok(out)
+}
+
+/// What sets a variant's shape, from its stretches: above ccthresh a reply adds `scale/cwnd`
+/// and the window moves by a few per cent over a stretch, so the curve follows the (scaled)
+/// replies' arrival; and whether it bends all along, as a square root does, or only at its start.
+fn shape_why(s: &shape::Shapes, all: &[shape::Shapes]) -> String {
+    let over = |x: &shape::Shapes, f: fn(&shape::Stretch) -> f64| mean(&x.runs.iter().flatten().map(f).collect::<Vec<_>>());
+    let pct = |x: f64| format!("{:.0} %", x * 100.0);
+    let (g, early, after) = (over(s, shape::Stretch::first_half_share), over(s, shape::Stretch::early_share), over(s, shape::Stretch::exponent_after_early));
+    let head = format!("{} of the growth in the first half of a stretch's time, {} in its first {}, and the rest with k = {after:.2}", pct(g), pct(early), pct(shape::EARLY));
+    if s.variant == "unscaled" {
+        format!(
+            "Above ccthresh an unscaled reply adds 1/cwnd and the window moves by a few per cent over a stretch, so the curve is the replies' arrival: {head}. {}",
+            if after > shape::LINE_OR_ROOT {
+                "Most of the bend is at the start, a burst of replies as the window crosses ccthresh; after it the window rises nearer a line. Over the whole stretch the curve is as concave as a square root, but it does not bend all along as one does."
+            } else {
+                "The curve keeps bending after its start, as a square root does."
+            }
+        )
+    } else {
+        let unscaled = all.iter().find(|o| o.workload == s.workload && o.variant == "unscaled").map_or(String::new(), |o| format!(" (unscaled: {})", pct(over(o, shape::Stretch::first_half_share))));
+        format!(
+            "A scaled reply adds probes_sent/probes_replied_to (at most 50) times 1/cwnd, and that ratio rises as the replies thin against the probes sent, so the growth comes {}: {head}{unscaled}.",
+            if s.exponents().iter().sum::<f64>() / s.exponents().len().max(1) as f64 >= shape::LINE_OR_ROOT { "about evenly" } else { "unevenly" }
+        )
+    }
 }
