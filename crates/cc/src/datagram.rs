@@ -77,6 +77,10 @@ pub struct DgStats {
     pub bytes_delivered: Bytes,
     /// Loss reports processed.
     pub loss_reports: u64,
+    /// Lost packet numbers the controller counted toward its loss rate (SABUL's `LocalERR`
+    /// summed over its intervals; a 2003 sender counts a re-reported number again), beside
+    /// the link's real drops. 0 for protocols that count no such figure.
+    pub losses_counted: u64,
     /// Congestion events the controller reacted to (rate decreases).
     pub congestion_events: u64,
     /// Sender-side timeouts (SABUL's EXP, UDT's EXP, TFRC's no-feedback timer).

@@ -330,6 +330,8 @@ fn write_out(dir: &std::path::Path, cfg: &ClientConfig, reports: &[StreamReport]
                 rtt_ms: Dist { min: r.rtt_min_ms.unwrap_or(0.0), mean: rtt, p95: 0.0, max: 0.0 },
                 completion_time_s: None,
                 app_lost_bytes: 0,
+                losses_counted: 0,
+                recovery_retransmits_max_per_round: 0,
             }
         })
         .collect();

@@ -45,6 +45,12 @@ pub struct FlowCounters {
     /// Payload a misbehaving receiver acknowledged that never arrived (optimistic ACKing's
     /// cost: the sender never resends it), bytes.
     pub app_lost_bytes: Bytes,
+    /// Lost packet numbers a rate-based sender counted toward its loss rate (SABUL's ERR
+    /// count); 0 for TCP.
+    pub losses_counted: u64,
+    /// The most retransmissions TCP's fast recovery sent in one round trip; 0 for datagram
+    /// protocols.
+    pub recovery_retransmits_max_per_round: u64,
 }
 
 /// The state a time-series row shows (flowgrind's columns).
@@ -264,6 +270,8 @@ impl Endpoint {
                     loss_episodes: s.loss_episodes,
                     bytes_delivered: if attacked { receiver.stats().delivered_bytes } else { s.bytes_delivered },
                     app_lost_bytes: receiver.app_lost_segments() * sender.config().mss,
+                    losses_counted: 0,
+                    recovery_retransmits_max_per_round: s.recovery_rounds.max_per_round,
                 }
             }
             Endpoint::Datagram { sender, receiver, mss, data_limit, .. } => {
@@ -280,6 +288,8 @@ impl Endpoint {
                     loss_episodes: s.congestion_events,
                     bytes_delivered: data_limit.map_or(received, |d| received.min(d)),
                     app_lost_bytes: 0,
+                    losses_counted: s.losses_counted,
+                    recovery_retransmits_max_per_round: 0,
                 }
             }
         }

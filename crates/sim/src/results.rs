@@ -57,6 +57,16 @@ pub struct FlowSummary {
     /// cost; absent, and zero, for honest receivers).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub app_lost_bytes: u64,
+    /// Lost packet numbers a rate-based sender counted toward its loss rate (SABUL's ERR
+    /// count, which a 2003 sender inflates with re-reports: seed 001's "can double the apparent
+    /// error rate"); absent, and zero, for TCP and protocols that count none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub losses_counted: u64,
+    /// The most retransmissions TCP's fast recovery sent in one round trip: several with SACK,
+    /// one per partial ACK without it (seed 003: "more than one packet per RTT during fast
+    /// recovery"); absent, and zero, where fast recovery never retransmitted.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recovery_retransmits_max_per_round: u64,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -259,6 +269,8 @@ impl RunResult {
                     rtt_ms: Dist::from_hist(&f.rtt_us, 1e-3),
                     completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),
                     app_lost_bytes: st.app_lost_bytes,
+                    losses_counted: st.losses_counted,
+                    recovery_retransmits_max_per_round: st.recovery_retransmits_max_per_round,
                 }
             })
             .collect();

@@ -15,6 +15,7 @@ pub mod pacer;
 pub mod prr;
 pub mod rack;
 pub mod receiver;
+pub mod recovery_rounds;
 pub mod rtt;
 pub mod sender;
 pub mod tlp;

@@ -44,6 +44,7 @@ use super::prr::{Prr, ReductionBound};
 use super::rack::Rack;
 use super::tlp::{Probe, ProbeOutcome, Tlp};
 use super::defence::{self, Acknowledged, Defences};
+use super::recovery_rounds::RecoveryRounds;
 use super::rtt::RttEstimator;
 use super::{Ack, SackBlock};
 use crate::config::{Cc, CcConfig};
@@ -181,6 +182,9 @@ pub struct SenderStats {
     pub nonce_failures: u64,
     /// Duplicate ACKs not counted as departures (the `dupack_limit` defence).
     pub dupacks_ignored: u64,
+    /// Fast recovery's retransmissions per round trip (SACK repairs several holes in one,
+    /// NewReno one per partial ACK).
+    pub recovery_rounds: RecoveryRounds,
 }
 
 /// A segment to put on the wire.
@@ -708,6 +712,9 @@ impl SenderCore {
             }
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
+            if self.state == RecoveryState::Recovery {
+                self.stats.recovery_rounds.on_retransmit();
+            }
             if seq == self.snd_una {
                 // tcp_xmit_retransmit_queue: retransmitting the head restarts the RTO, so the
                 // retransmission has a full RTO for its own ACK (or for RACK to find it lost).
@@ -927,6 +934,7 @@ impl SenderCore {
         fb.one_way_delay = ack.one_way_delay;
         fb.delivered = self.rate.delivered;
         fb.prior_delivered = rate_cand.map_or(0, |c| c.seg.delivered);
+        self.stats.recovery_rounds.on_feedback(&fb);
         self.restart_timers(now, advanced || partial, advanced);
         self.startup_on_feedback(now, &fb);
         let delivered_packets = fb.acked_packets;

@@ -29,16 +29,22 @@
 //! whatever the rate, and gives the shortest T the most; Gen-C (the 2003 code: increase per
 //! SYN, ×8/9 per loss epoch) computes its step from T too (10^⌈log10(T/IPT)⌉/1000 packets per
 //! T), so its growth per second depends on where T/IPT falls in its decade, not on T.
+//!
+//! The seed's §3 on the 2003 implementation, "it can double the apparent error rate": every row
+//! runs again as `sabul-2003` (the code's bookkeeping: every ERR's numbers counted, re-reports
+//! included) and its ERR count is set against the packets the link really dropped, with the
+//! code's freeze off as the probe of the cause ([`err_count`]).
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Panel, Series, Style, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
+use crate::verdict::Bound;
 use crate::UserError;
 use cc::protocols::DatagramConfig;
 use cc::rate::sabul::gen_a::GenALawConfig;
 use cc::rate::sabul::gen_c::{GenCLaw, GenCLawConfig};
 use cc::rate::sabul::law::SabulLawConfig;
-use cc::rate::SabulConfig;
+use cc::rate::{Sabul2003Config, SabulConfig};
 use cc::{Rate, Time};
 use sim::{FlowConfig, LinkConfig, QueueLimit, RunResult, SimConfig};
 
@@ -49,7 +55,9 @@ the three get similar average rates whatever their RTTs and initial rates; with 
 the shortest interval takes the most. We run `sabul` (the papers' Gen-B law) on a 1 Gbit/s \
 drop-tail bottleneck with one BDP of buffer (the seed's three flows add up to about 960 Mb/s), \
 each flow starting at its initial rate (IPT = 1500·8/rate µs), over several seeds; the seed's \
-orderings are judged on every seed, its 'similar' against its own least even row.";
+orderings are judged on every seed, its 'similar' against its own least even row. Every row runs \
+again as sabul-2003, the 2003 code's bookkeeping, whose ERR count is set against the packets really \
+lost (the seed: re-reports 'can double the apparent error rate').";
 
 /// One row of Table 1: hosts, RTTs (ms), initial rates (Mb/s), T (ms), the seed's average rates (Mb/s).
 struct Row {
@@ -84,16 +92,27 @@ fn other_laws() -> [(&'static str, SabulLawConfig); 2] {
     [("tr-2002", SabulLawConfig::Tr2002(GenALawConfig::default())), ("code-2003", SabulLawConfig::Code2003(GenCLawConfig::default()))]
 }
 
-fn config(row: &Row, secs: u64, seed: u64, law: &SabulLawConfig) -> SimConfig {
+/// Which SABUL the flows run: the papers' (`sabul`, with a rate law) or the 2003 code's
+/// bookkeeping (`sabul-2003`, its freeze on or off).
+#[derive(Clone, Debug)]
+enum Sender {
+    Paper(SabulLawConfig),
+    Code2003 { freeze: bool },
+}
+
+fn config(row: &Row, secs: u64, seed: u64, sender: &Sender) -> SimConfig {
     let flows = (0..3)
         .map(|i| {
-            let sabul = SabulConfig {
-                initial_ipt_us: 1500.0 * 8.0 / row.init_mbit[i],
-                syn_ms: row.t_ms[i],
-                law: law.clone(),
-                ..SabulConfig::default()
+            let base = match sender {
+                Sender::Paper(law) => SabulConfig { law: law.clone(), ..SabulConfig::default() },
+                Sender::Code2003 { freeze } => SabulConfig { freeze: *freeze, ..Sabul2003Config::default().into() },
             };
-            FlowConfig::datagram(DatagramConfig::Sabul(sabul), Time::from_secs_f64(row.rtt_ms[i] / 1e3))
+            let sabul = SabulConfig { initial_ipt_us: 1500.0 * 8.0 / row.init_mbit[i], syn_ms: row.t_ms[i], ..base };
+            let protocol = match sender {
+                Sender::Paper(_) => DatagramConfig::Sabul(sabul),
+                Sender::Code2003 { .. } => DatagramConfig::Sabul2003(sabul.into()),
+            };
+            FlowConfig::datagram(protocol, Time::from_secs_f64(row.rtt_ms[i] / 1e3))
         })
         .collect();
     SimConfig {
@@ -134,11 +153,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let mut rates: Vec<Vec<Vec<f64>>> = Vec::new();
     let mut retransmits_per_interval: Vec<f64> = Vec::new();
     let mut figures = Vec::new();
+    let mut paper_counts: Vec<Vec<ErrCount>> = vec![Vec::new(); ROWS.len()];
+    let mut in_phase: Vec<Vec<f64>> = vec![Vec::new(); ROWS.len()];
     for (k, row) in ROWS.iter().enumerate() {
         let mut per_seed = Vec::new();
         for seed in 1..=seeds {
             let dir = opts.out.join(format!("row-{}/seed-{seed}", k + 1));
-            let r = run_one(config(row, secs, seed, &SabulLawConfig::default()), &dir)?;
+            let r = run_one(config(row, secs, seed, &Sender::Paper(SabulLawConfig::default())), &dir)?;
             if seed == 1 {
                 figures.push(rates_over_time(k, row, &r).write(&opts.out.join("plots"))?);
                 if k == 1 {
@@ -147,6 +168,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 }
             }
             per_seed.push(mbit(&r));
+            paper_counts[k].push(ErrCount::of(&r));
+            in_phase[k].push(in_phase_correlation(&r));
         }
         let ours: Vec<f64> = (0..3).map(|i| mean(&per_seed.iter().map(|s| s[i]).collect::<Vec<_>>())).collect();
         t.row(vec![
@@ -179,7 +202,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             join(&rates[k][0], 0),
         ];
         for (name, law) in other_laws() {
-            let r = run_one(config(row, secs, 1, &law), &opts.out.join(format!("row-{}-{name}", k + 1)))?;
+            let r = run_one(config(row, secs, 1, &Sender::Paper(law)), &opts.out.join(format!("row-{}-{name}", k + 1)))?;
             if k == 1 {
                 row2_other.push((name, mbit(&r)));
             }
@@ -188,6 +211,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         laws.row(cells);
     }
     out.tables.push(laws);
+
+    let (err_table, err_claims) = err_count(opts, secs, seeds, &paper_counts)?;
+    out.tables.push(err_table);
+    out.notes.push(lan_note());
 
     // The verdicts.
     let similar = ROWS.iter().filter(|r| r.one_interval()).map(|r| sim::jain_index(&r.seed_mbit)).fold(1.0, f64::min);
@@ -242,6 +269,17 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 ours: s.map(|s| (s.mean, (s.min, s.max))),
             });
         }
+    }
+    out.claims.extend(err_claims);
+    // Figures 3-5: "sources oscillate in phase", the drop-tail router's global synchronisation.
+    for k in 2..ROWS.len() {
+        out.claims.push(Claim::mean_bound(
+            &format!("row {}: the three flows oscillate in phase (mean pairwise correlation of their 200 ms sending rates after {SETTLE_S} s)", k + 1),
+            &format!("figure {}: \"sources oscillate in phase\"", k + 1),
+            &in_phase[k],
+            Bound::AtLeast(0.0),
+            "",
+        ));
     }
     let files = crate::plot::versus(
         &opts.out.join("plots"),
@@ -312,4 +350,151 @@ fn rates_over_time(k: usize, row: &Row, r: &RunResult) -> Figure {
         size: WIDE,
         panels: vec![Panel::new(Axis::new("time (s)", 0.0, secs), y, series).legend_at(plotters::chart::SeriesLabelPosition::LowerRight)],
     }
+}
+
+/// A run's loss bookkeeping: the lost numbers its senders counted toward their loss rates, and
+/// the packets the link really dropped (the three flows' data; control travels the reverse
+/// path, which drops nothing).
+#[derive(Clone, Copy, Debug)]
+struct ErrCount {
+    counted: f64,
+    lost: f64,
+}
+
+impl ErrCount {
+    fn of(r: &RunResult) -> ErrCount {
+        ErrCount { counted: r.summary.flows.iter().map(|f| f.losses_counted as f64).sum(), lost: r.summary.link.drops as f64 }
+    }
+
+    /// The apparent error rate over the real one: both are over the packets sent, so the
+    /// ratio of the counts.
+    fn inflation(&self) -> f64 {
+        self.counted / self.lost
+    }
+}
+
+/// "It can double the apparent error rate": two reports per loss, where the nearest other
+/// counts are one (no re-report) and three, so the band is halfway to each.
+const DOUBLE: (f64, f64) = (1.5, 2.5);
+
+/// Whether a repair can outlast `RTT_est` on this row without the freeze: a retransmission
+/// arrives at most an RTT plus a full one-BDP buffer (another RTT) after its report, so only
+/// where `2·RTT > RTT_est` can a loss be re-reported. On the LAN rows `RTT_est` is its 20 ms
+/// floor against at most 0.4 ms; on the Abilene rows it is 1.5·RTT against 2·RTT.
+fn re_reports_possible(row: &Row) -> bool {
+    row.rtt_ms.iter().any(|&r| 2.0 * r > rtt_est_ms(r))
+}
+
+/// `RTT_est`, the receiver's hold-off between reports of one loss: 1.5·RTT above 20 ms, else
+/// 20 ms (spec §1.2).
+fn rtt_est_ms(rtt_ms: f64) -> f64 {
+    let c = SabulConfig::default();
+    if rtt_ms > c.rtt_est_floor_ms as f64 { c.rtt_est_factor * rtt_ms } else { c.rtt_est_floor_ms as f64 }
+}
+
+/// Seed 001 §3: the 2003 sender "does not check whether the associated packet has already been
+/// retransmitted. It just adds the number of packets to the number of error packets and
+/// considers it loss total. This action, it can double the apparent error rate." Every row
+/// again with the 2003 code's bookkeeping (`sabul-2003`), on every seed: its ERR count against
+/// the packets the link dropped; and, to find what sets the excess, the same with the code's
+/// freeze (a pause of one T after an epoch's first decrease) off. `paper` holds the main
+/// runs' counts (`sabul`, each number counted once), the control.
+fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> Result<(Table, Vec<Claim>), UserError> {
+    let mut t = Table::new(
+        "the 2003 code's ERR count against the packets really lost: apparent / real error rate (mean, min-max over seeds)",
+        &["row", "RTT (ms)", "RTT_est (ms)", "T (ms)", "packets lost", "ERR count, sabul-2003", "sabul-2003", "sabul-2003, freeze off", "sabul (paper's count)"],
+    );
+    let mut claims = Vec::new();
+    let (mut all_counted, mut all_lost, mut long_haul) = (Vec::new(), Vec::new(), Vec::new());
+    let range = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{:.2} ({:.2}-{:.2})", s.mean, s.min, s.max));
+    for (k, row) in ROWS.iter().enumerate() {
+        let runs = |freeze: bool, name: &str| -> Result<Vec<ErrCount>, UserError> {
+            (1..=seeds).map(|seed| run_one(config(row, secs, seed, &Sender::Code2003 { freeze }), &opts.out.join(format!("row-{}-{name}/seed-{seed}", k + 1))).map(|r| ErrCount::of(&r))).collect()
+        };
+        let (code, unfrozen) = (runs(true, "sabul-2003")?, runs(false, "sabul-2003-no-freeze")?);
+        let ratios = |c: &[ErrCount]| c.iter().map(ErrCount::inflation).collect::<Vec<_>>();
+        let est: Vec<f64> = row.rtt_ms.iter().map(|&r| rtt_est_ms(r)).collect();
+        t.row(vec![
+            (k + 1).to_string(),
+            join(&row.rtt_ms, 1),
+            join(&est, 0),
+            row.t_ms.iter().map(u64::to_string).collect::<Vec<_>>().join(" / "),
+            format!("{:.0}", mean(&code.iter().map(|c| c.lost).collect::<Vec<_>>())),
+            format!("{:.0}", mean(&code.iter().map(|c| c.counted).collect::<Vec<_>>())),
+            range(&ratios(&code)),
+            range(&ratios(&unfrozen)),
+            range(&ratios(&paper[k])),
+        ]);
+        if !re_reports_possible(row) {
+            continue;
+        }
+        all_counted.extend(code.iter().map(|c| c.counted));
+        all_lost.extend(code.iter().map(|c| c.lost));
+        long_haul.push((k + 1).to_string());
+        let c = Claim::band(
+            &format!("row {}: re-reported ERRs double the apparent error rate (sabul-2003's ERR count / packets lost: reports per loss)", k + 1),
+            &ratios(&code),
+            DOUBLE,
+            "",
+            "\"it can double the apparent error rate\": two reports per loss, to the nearest whole report",
+        );
+        let (frozen, thawed) = (mean(&ratios(&code)), mean(&ratios(&unfrozen)));
+        let why = format!(
+            "A loss is reported at once and again every RTT_est ({} ms here, on the 20 ms ERR tick) until its retransmission arrives, and the 2003 sender counts every report. After an epoch's first ERR-driven decrease (Gen-B's +b after more than V = 10 ERR packets, re-reports included) the code freezes the sender for one T ({} ms), {}: {:.2} reports per loss with the freeze, {:.2} without it (mean over seeds). The seed's \"double\" is one re-report per loss, a repair within two RTT_est; {}",
+            join(&est, 0),
+            row.t_ms.iter().map(u64::to_string).collect::<Vec<_>>().join(" / "),
+            if est.iter().zip(row.t_ms).all(|(e, t)| (t as f64) > *e) { "longer than RTT_est, so losses reported as it freezes wait out the freeze and are re-reported meanwhile" } else { "no longer than RTT_est" },
+            frozen,
+            thawed,
+            if thawed <= DOUBLE.1 && frozen > DOUBLE.1 {
+                "without the freeze ours is within it, so the excess is the freeze, which the seed's tests (T = 200-600 ms, against the code's 10 ms) lengthened twenty to sixty times. Whether the seed's runs froze for a whole T we cannot tell: the seed does not say."
+            } else if thawed > DOUBLE.1 {
+                "ours exceeds it even without the freeze: here a repair outlasts two RTT_est on average without it too."
+            } else if frozen >= DOUBLE.0 {
+                "ours is within it."
+            } else {
+                "ours falls short of it: few repairs here outlast RTT_est."
+            }
+        );
+        claims.push(c.because(&why));
+    }
+    claims.insert(
+        0,
+        Claim::direction(
+            &format!("where a repair can outlast RTT_est (rows {}), the 2003 code counts more error packets than packets really lost", long_haul.join(", ")),
+            "\"the number of error packets received from the receiver is sometimes higher than the actual number of packets lost\"",
+            ("ERR count", &all_counted),
+            ("packets lost", &all_lost),
+            "packets",
+        ),
+    );
+    Ok((t, claims))
+}
+
+/// The note on the rows with no ERR verdict.
+fn lan_note() -> String {
+    let lan: Vec<String> = ROWS.iter().enumerate().filter(|(_, r)| !re_reports_possible(r)).map(|(k, _)| (k + 1).to_string()).collect();
+    format!(
+        "The ERR-count verdicts cover the rows where a loss can be re-reported: a retransmission comes at most an RTT plus a full one-BDP buffer after its report, and only where that exceeds RTT_est (1.5·RTT, or 20 ms below 20 ms) can the receiver report it again. On rows {} RTT_est is its 20 ms floor against at most 0.4 ms, so the count can exceed the losses only through a freeze, which Gen-B's ERR rule never starts there (row 2's why); the table shows them as the control.",
+        lan.join(" and ")
+    )
+}
+
+/// The start-up the in-phase measure leaves out: each flow starts at its own initial rate.
+const SETTLE_S: f64 = 10.0;
+
+/// "Sources oscillate in phase": Pearson's correlation of two flows' sending rates per sample
+/// (200 ms, the seed's figures' resolution) after [`SETTLE_S`], averaged over the three pairs.
+/// In phase is positive (1: rising and falling together), independent 0, in antiphase negative.
+fn in_phase_correlation(r: &RunResult) -> f64 {
+    use statrs::statistics::Statistics;
+    let samples = r.series.as_ref().map(|s| s.flows.as_slice()).unwrap_or_default();
+    let rates = |i: u32| -> Vec<f64> { samples.iter().filter(|s| s.flow == i && s.time > SETTLE_S).map(|s| s.throughput_mbps).collect() };
+    let flows: Vec<Vec<f64>> = (0..3).map(rates).collect();
+    let pearson = |a: &[f64], b: &[f64]| {
+        let n = a.len().min(b.len());
+        let (a, b) = (&a[..n], &b[..n]);
+        a.covariance(b) / (a.std_dev() * b.std_dev())
+    };
+    mean(&[pearson(&flows[0], &flows[1]), pearson(&flows[0], &flows[2]), pearson(&flows[1], &flows[2])])
 }

@@ -349,6 +349,25 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     } else {
         c.because("where a BDP is about a chirp or less (10 Mbit/s by 10 and 20 ms: 8 and 16 packets) both fill the one-BDP buffer; chirping's estimate is also still high there when it ends")
     });
+    // The talk's HyStart: "Problem: high aggressiveness during final slow start phase.
+    // Solution: estimate a point where to exit Slow Start mode." Judged where HyStart can act
+    // before the pipe is full: a BDP of at least its low window (tcp_cubic.c's
+    // hystart_low_window; below it neither of its tests runs).
+    let low_window = cc::hystart::HystartConfig::default().hystart_low_window as f64;
+    let bdp_segments = |r: &Row| r.rate_bps * r.rtt_ms as f64 / 1e3 / 8.0 / 1448.0;
+    let (mut ss_drops, mut hy_drops) = (Vec::new(), Vec::new());
+    for h in of("HyStart").filter(|h| bdp_segments(h) >= low_window) {
+        let Some(s) = of("slow start").find(|s| s.rate_bps == h.rate_bps && s.rtt_ms == h.rtt_ms) else { continue };
+        ss_drops.extend(per_seed(s, |o| o.drops));
+        hy_drops.extend(per_seed(h, |o| o.drops));
+    }
+    claims.push(Claim::direction(
+        &format!("HyStart leaves slow start before its overshoot: fewer drops than slow start (every link with a BDP of at least HyStart's low window, {low_window} segments, and seed)"),
+        "\"Problem: high aggressiveness during final slow start phase. Solution: estimate a point where to exit Slow Start mode.\" (the talk)",
+        ("slow start", &ss_drops),
+        ("HyStart", &hy_drops),
+        "drops",
+    ));
     let mut extra = Vec::new();
     for r in of("paced chirping") {
         let Some(s) = of("slow start").find(|s| s.rate_bps == r.rate_bps && s.rtt_ms == r.rtt_ms) else { continue };

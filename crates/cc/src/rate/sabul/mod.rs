@@ -314,7 +314,7 @@ impl SabulSender {
             self.last_dec_seq = self.send.curr_seq();
             self.epoch_armed = true;
         }
-        self.meter.on_err(lost, self.send.last_ack());
+        self.send.stats.losses_counted += self.meter.on_err(lost, self.send.last_ack());
         for &s in lost {
             self.send.report_lost(s);
         }
@@ -501,6 +501,19 @@ mod tests {
         assert_eq!(s.loss_list().len(), 2);
         assert_eq!(s.stats().bytes_delivered, 3000);
         assert_eq!(s.ipt_us(), 10.0, "EXP leaves the rate alone");
+    }
+
+    /// The run's ERR count (`losses_counted`): the paper's sender counts a number once, the
+    /// 2003 code once per report (seed 001: "it can double the apparent error rate").
+    #[test]
+    fn the_err_count_counts_re_reports_only_in_the_2003_code() {
+        for (cfg, counted) in [(SabulConfig::default(), 2), (Sabul2003Config::default().into(), 4)] {
+            let mut s = sender(cfg);
+            send_until(&mut s, us(40));
+            s.on_control(us(45), &CtrlMsg::Nak { lost: vec![1, 2] });
+            s.on_control(us(90), &CtrlMsg::Nak { lost: vec![1, 2] });
+            assert_eq!(s.stats().losses_counted, counted);
+        }
     }
 
     #[test]

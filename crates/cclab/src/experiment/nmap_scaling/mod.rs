@@ -342,8 +342,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.claims.push(direction);
         }
         out.claims.push(Claim::direction(
-            &format!("{h} addresses: scaled sees more drops than unscaled"),
-            "\"there are many more drops in these graphs\"",
+            &format!("{h} addresses: scaled-2007 (router unreachables to retransmissions count as drops) sees more drops than unscaled"),
+            "\"The scaled algorithm also has disabled the logic that ignores certain ICMP destination unreachable messages for the purposes of drop handling. So there are many more drops in these graphs than in current SVN\"",
             ("scaled-2007", &runs.drops(Variant::Scaled2007)),
             ("unscaled", &runs.drops(Variant::Unscaled)),
             "group drops",
