@@ -268,7 +268,11 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // The control laws at work: CUBIC keeps 0.7 of its window (Linux's beta = 717/1024),
     // Illinois 7/8 with no queue and 1/2 at a full one, each within 1 % (the window grows for
     // at most one 10 ms sample before the loss); BBR leaves Startup after three round trips
-    // of less than 25 % growth, and not earlier.
+    // of less than 25 % growth, and not earlier. CUBIC regains 90 % of the way to Wmax at
+    // K(1 − ∛0.1), within the lag of a window aimed at W(t + d_min) and reached over one RTT;
+    // BBR's Drain leaves once inflight is down to one estimated BDP, so the queue Startup
+    // built is gone but for the quantisation budget; Vegas queues a few packets where Reno
+    // fills the buffer before each loss.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -290,6 +294,9 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Illinois: \"If average delay is at maximum",
         "Vegas: \"1 per RTT",
         "Westwood+: \"cwnd (on loss)",
+        "CUBIC: W(t) = C(t − K)³ + Wmax",
+        "Drain gets rid of the queue Startup formed",
+        "Vegas keeps the RTT small",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");

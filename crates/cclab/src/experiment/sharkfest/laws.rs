@@ -30,6 +30,10 @@
 //!   `W/a` ACKs (`tcp_cong_avoid_ai`'s counter), so a stretch of pairs can begin or end part
 //!   way to the next segment: at most one increment's ACKs at each end of each stretch, which
 //!   the claims take as their tolerance ([`Growth::edge`]).
+//! - **CUBIC's epoch.** After each loss but the first, the time from the epoch's start (the
+//!   first congestion-avoidance sample) to 90 % of the way from its window to Wmax, against the
+//!   law's `K(1 − ∛0.1)`, `K = ∛((Wmax − cwnd₀)/C)` with Wmax as `tcp_cubic.c` keeps it (fast
+//!   convergence included) ([`cubic_epochs`]).
 //! - **Startup.** BBR paces Startup at `2/ln 2` times its bandwidth estimate, so the pacing
 //!   rate's growth is the estimate's. At the last Startup sample we compare it with the rate
 //!   three round trips earlier, a round trip being the mean RTT the samples show over those
@@ -178,6 +182,69 @@ fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&
     g
 }
 
+/// One CUBIC epoch as the samples show it, against the talk's law `W(t) = C(t − K)³ + Wmax`,
+/// `K = ∛(βWmax/C)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubicEpoch {
+    /// The law's K for this epoch (s): `∛((Wmax − cwnd₀)/C)`, with `Wmax` as `tcp_cubic.c`
+    /// keeps it (fast convergence lowers it to `W·(1 + β)/2` after a loss below the last one)
+    /// and `cwnd₀` the window when the epoch starts (`βW` in the talk's form).
+    pub k_law: f64,
+    /// Seconds from the epoch's start to the first sample with 90 % of the way from cwnd₀ to
+    /// Wmax regained.
+    pub t90: f64,
+}
+
+/// The fraction of K by which the law has regained 90 % of the way: `C(K − t)³ = 0.1·CK³`,
+/// `t = K(1 − ∛0.1)`.
+pub const T90_OF_K: f64 = 0.535_841;
+
+/// CUBIC's epochs in flow 0's samples: each loss but the first (as [`decrease_ratios`]) and
+/// the growth after it, up to the next loss. `tcp_cubic.c` starts the epoch at the first ACK
+/// after recovery and aims the window at `W(t + d_min)`; epochs cut by the next loss before
+/// 90 % are left out.
+pub fn cubic_epochs(r: &RunResult) -> Vec<CubicEpoch> {
+    epochs_of(&flow0(r))
+}
+
+fn epochs_of(s: &[&FlowSample]) -> Vec<CubicEpoch> {
+    let cfg = cc::algorithms::cubic::CubicConfig::default();
+    let mut epochs = Vec::new();
+    let mut last_max = 0.0f64;
+    let mut losses = 0;
+    let mut k = 1;
+    while k < s.len() {
+        let (a, b) = (s[k - 1], s[k]);
+        let cut = match (a.cwnd, b.ssthresh) {
+            (Some(before), Some(cut)) if a.ssthresh != Some(cut) && cut < before => Some(before),
+            _ => None,
+        };
+        let Some(w) = cut else {
+            k += 1;
+            continue;
+        };
+        // Every loss moves Wmax, the one that ends slow start too (bictcp_recalc_ssthresh).
+        last_max = if cfg.fast_convergence && w < last_max { w * (1.0 + cfg.beta) / 2.0 } else { w };
+        if a.state != "slow_start" {
+            losses += 1;
+        }
+        let start = (k..s.len()).find(|&j| CA.contains(&s[j].state));
+        let next_cut = |from: usize| (from + 1..s.len()).find(|&j| s[j].ssthresh != s[j - 1].ssthresh);
+        if let (true, Some(start)) = (losses > 1, start) {
+            let cwnd0 = s[start].cwnd.unwrap_or(0.0);
+            let end = next_cut(start).unwrap_or(s.len());
+            let goal = cwnd0 + 0.9 * (last_max - cwnd0);
+            if last_max > cwnd0 {
+                if let Some(hit) = (start..end).find(|&j| s[j].cwnd.is_some_and(|c| c >= goal)) {
+                    epochs.push(CubicEpoch { k_law: ((last_max - cwnd0) / cfg.c).cbrt(), t90: s[hit].time - s[start].time });
+                }
+            }
+        }
+        k = start.unwrap_or(s.len()).max(k + 1);
+    }
+    epochs
+}
+
 /// For each loss recovery of flow 0 but the first: the window at the first sample after the
 /// recovery over the window at the sample before it.
 pub fn after_recovery_ratios(r: &RunResult) -> Vec<f64> {
@@ -250,8 +317,11 @@ pub struct Laws {
     /// [`DEEP_BUFFER_BDPS`] BDPs of buffer.
     pub westwood: Vec<f64>,
     pub westwood_deep: Vec<f64>,
-    /// CUBIC on the talk's testbed: cwnd after each loss over before.
+    /// CUBIC on the talk's testbed: cwnd after each loss over before, and its epochs.
     pub cubic: Vec<f64>,
+    pub cubic_epochs: Vec<CubicEpoch>,
+    /// That run's smallest and largest RTT sample (s).
+    pub cubic_rtt: (f64, f64),
     /// Illinois on the talk's testbed, losses at a full queue.
     pub illinois_full_queue: Vec<f64>,
     /// Illinois on [`EMPTY_QUEUE`] under [`EMPTY_QUEUE_LOSS`].
@@ -275,6 +345,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     deep.sample_interval = Some(Time::from_millis(10));
     deep.link.buffer = sim::QueueLimit::Bdp(DEEP_BUFFER_BDPS);
     let scalable = law_run("scalable", testbed, alone, 0.0, &dir.join("scalable"))?;
+    let cubic = law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?;
     Ok(Laws {
         reno: LawRun::of(&law_run("reno", testbed, OVERFLOW_SECS, 0.0, &dir.join("reno"))?),
         tahoe: LawRun::of(&law_run("tahoe", testbed, OVERFLOW_SECS, 0.0, &dir.join("tahoe"))?),
@@ -288,7 +359,12 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         vegas: growth(&law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?, CA, |_| true),
         westwood: after_recovery_ratios(&law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?),
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
-        cubic: decrease_ratios(&law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?),
+        cubic: decrease_ratios(&cubic),
+        cubic_epochs: cubic_epochs(&cubic),
+        cubic_rtt: {
+            let rtts: Vec<f64> = flow0(&cubic).iter().filter_map(|s| s.rtt_ms).collect();
+            (rtts.iter().copied().fold(f64::INFINITY, f64::min) / 1e3, rtts.iter().copied().fold(0.0, f64::max) / 1e3)
+        },
         illinois_full_queue: decrease_ratios(&illinois_full),
         illinois_empty_queue: decrease_ratios(&illinois_empty),
         bbr_startup: startup_exit(bbr),
@@ -334,6 +410,25 @@ mod tests {
             sample(0.5, "recovery", 80.0, Some(70.0), 0.0, 100.0),
         ];
         assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.7]);
+    }
+
+    /// Two losses at 1000 segments: the first sets Wmax and is left out; after the second the
+    /// window follows the law from 700, K = ∛(300/0.4) = 9.086 s, sampled every 10 ms, so 90 %
+    /// of the way (970) comes at 0.5358·K = 4.869 s, read to within a sample.
+    #[test]
+    fn a_cubic_epoch_regains_90_percent_at_k_times_one_minus_the_cube_root_of_a_tenth() {
+        let mut r = vec![sample(0.0, "cong_avoid", 1000.0, Some(500.0), 0.0, 100.0), sample(0.01, "recovery", 700.0, Some(700.0), 0.0, 100.0)];
+        r.push(sample(0.02, "cong_avoid", 1000.0, Some(700.0), 0.0, 100.0));
+        r.push(sample(0.03, "recovery", 700.0, Some(700.1), 0.0, 100.0));
+        let k = (300.0f64 / 0.4).cbrt();
+        for i in 0..1500 {
+            let t = f64::from(i) * 0.01;
+            r.push(sample(0.04 + t, "cong_avoid", (0.4 * (t - k).powi(3) + 1000.0).floor(), Some(700.1), 0.0, 100.0));
+        }
+        let e = epochs_of(&r.iter().collect::<Vec<_>>());
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!((e[0].k_law - k).abs() < 0.01, "{e:?}");
+        assert!((e[0].t90 - T90_OF_K * k).abs() <= 0.01 + 1e-9, "{e:?} against {}", T90_OF_K * k);
     }
 
     /// Linux's additive increase, one segment after every W ACKs (a = 1), from W = 100,

@@ -161,6 +161,9 @@ pub struct BbrCycle {
     pub down_for_rtts: Vec<f64>,
     /// Inflight (packets) at each such up phase's first and last sample.
     pub up_inflight: Vec<(f64, f64)>,
+    /// The bottleneck's queue (packets) at Drain's first sample and at the first sample after
+    /// it: what Startup left, and what Drain left of it.
+    pub drain_queue: Option<(f64, f64)>,
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -190,7 +193,10 @@ pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
         let state = samples[i].state;
         let j = (i..samples.len()).find(|&j| samples[j].state != state).unwrap_or(samples.len());
         let run = &samples[i..j];
-        if state == "probe_rtt" {
+        if state == "drain" && c.drain_queue.is_none() {
+            let queue_at = |t: f64| r.series.as_ref().and_then(|s| s.link.iter().find(|l| l.time >= t - 1e-9)).map(|l| l.queue_packets as f64);
+            c.drain_queue = queue_at(run[0].time).zip(samples.get(j).and_then(|after| queue_at(after.time)));
+        } else if state == "probe_rtt" {
             probe_rtt_starts.push(run[0].time);
             c.probe_rtt_for.push(run[run.len() - 1].time - run[0].time + step);
             let drained = run.iter().filter(|s| s.cwnd.is_some_and(|w| s.inflight as f64 <= w));

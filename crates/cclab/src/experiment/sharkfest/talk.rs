@@ -375,6 +375,18 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
     let b = &r.bbr_cycle;
     let on = format!("BBR alone, {}", BBR_LINK.label());
     let sampled = "read off 10 ms samples";
+    if let Some((startup_left, drain_left)) = b.drain_queue {
+        // tcp_bbr.c's bbr_check_drain leaves Drain once inflight is down to one estimated BDP
+        // (bbr_inflight at gain 1, which adds the quantisation budget of three send quanta):
+        // what is left queued is at most that budget and the estimate's error.
+        claims.push(Claim::direction(
+            &format!("Drain gets rid of the queue Startup formed: the bottleneck's queue at Drain's end below its start ({on})"),
+            "\"Drain phase: trying to get rid of queue formed during startup phase.\"",
+            ("at Drain's start", &[startup_left]),
+            ("at its end", &[drain_left]),
+            "packets",
+        ));
+    }
     let mean_of = |xs: &[f64]| Summary::of(xs).map(|s| s.mean);
     claims.push(Claim::value(&format!("ProbeBW's up phase paces at 1.25 times the bandwidth estimate (\"1,25 followed by 0.75 gains\"; {on})"), b.gain_up, 1.25, "", 0.005 / 1.25, &format!("the talk's two decimals; ours the median up-phase pacing rate over the cruising rate, {sampled}")));
     claims.push(Claim::value(&format!("ProbeBW's down phase paces at 0.75 times it ({on})"), b.gain_down, 0.75, "", 0.005 / 0.75, "the talk's two decimals"));
@@ -429,6 +441,27 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
     claims.push(decrease(format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7));
     let c = decrease("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)".into(), &l.cubic, 1.0 - 0.8);
     claims.push(c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does"));
+    if !l.cubic_epochs.is_empty() {
+        // tcp_cubic.c aims the window at W(t + d_min) and reaches each target over the next
+        // window of ACKs (one RTT), so the time to regain 90 % of the way, K(1 − ∛0.1) by the
+        // law, comes between d_min early and one RTT later than that, plus a 10 ms sample.
+        let (d_min, rtt_max) = l.cubic_rtt;
+        let law: Vec<f64> = l.cubic_epochs.iter().map(|e| super::laws::T90_OF_K * e.k_law - d_min + (rtt_max + 0.01) / 2.0).collect();
+        let ours: Vec<f64> = l.cubic_epochs.iter().map(|e| e.t90).collect();
+        let law_mean = mean(&law);
+        claims.push(Claim::value(
+            &format!(
+                "CUBIC: W(t) = C(t − K)³ + Wmax, K = ∛(βWmax/C): time to regain 90 % of the way to Wmax, K(1 − ∛0.1) (alone on {testbed}; {} epochs, K {} s on average)",
+                l.cubic_epochs.len(),
+                num(mean(&l.cubic_epochs.iter().map(|e| e.k_law).collect::<Vec<_>>()))
+            ),
+            mean(&ours),
+            law_mean,
+            "s",
+            (rtt_max + 0.01) / 2.0 / law_mean,
+            &format!("the window aims at W(t + d_min) and trails it by up to an RTT: from d_min = {} s early to {} s late, plus a 10 ms sample", num(d_min), num(rtt_max)),
+        ));
+    }
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
     claims.push(decrease(format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0));
     let full = format!("buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer");
