@@ -1,7 +1,8 @@
 //! The control laws the talk states, measured where they act in a run rather than read off
 //! our constants: the window's multiplicative decrease at each loss (Reno's and Tahoe's
 //! b = 0.5, Scalable's 0.875, CUBIC's "reduce cwnd by 30 %", Illinois's β from 1/8 at a small
-//! queueing delay to 1/2 near the largest, HighSpeed acting as Reno below 38 segments), the
+//! queueing delay to 1/2 near the largest, HighSpeed acting as Reno below 38 segments and
+//! following RFC 3649's a(w) and b(w) above), the
 //! window's growth (slow start's one segment per ACKed segment, Reno's a = 1/cwnd, Scalable's
 //! 0.01·cwnd per RTT, Illinois's α from 10 to 0.3, Vegas's one update per RTT), Westwood+'s
 //! window after a loss against its transit capacity, and BBR's exit from Startup ("stopped if
@@ -71,12 +72,21 @@ pub fn decrease_ratios(r: &RunResult) -> Vec<f64> {
 }
 
 fn decreases(samples: &[&FlowSample]) -> Vec<f64> {
+    cuts(samples).into_iter().map(|(_, ratio)| ratio).collect()
+}
+
+/// [`decrease_ratios`] with the window before each cut: `(cwnd before, ratio)`.
+pub fn decrease_windows(r: &RunResult) -> Vec<(f64, f64)> {
+    cuts(&flow0(r))
+}
+
+fn cuts(samples: &[&FlowSample]) -> Vec<(f64, f64)> {
     samples
         .windows(2)
         .filter(|w| w[0].state != "slow_start")
         .filter_map(|w| {
             let (cut, before) = (w[1].ssthresh?, w[0].cwnd?);
-            (w[0].ssthresh != Some(cut) && cut < before).then_some(cut / before)
+            (w[0].ssthresh != Some(cut) && cut < before).then_some((before, cut / before))
         })
         .skip(1)
         .collect()
@@ -135,17 +145,25 @@ pub struct Growth {
     /// sampled smoothed RTT).
     pub changes: u64,
     pub rtts: f64,
+    /// A law's `a(W)` averaged over the same ACKs, `Σa(W)·Δn/ΣΔn`, where one was given
+    /// ([`growth_against`]): what `per_rtt` should read for a law that varies with the window.
+    pub law_per_rtt: f64,
 }
 
 /// [`Growth`] over flow 0's consecutive sample pairs in `states` both of whose samples `keep`
 /// accepts.
 pub fn growth(r: &RunResult, states: &[&str], keep: impl Fn(&FlowSample) -> bool) -> Growth {
-    growth_of(&flow0(r), cc::transport::sender::SenderConfig::default().mss as f64, states, keep)
+    growth_against(r, states, keep, |_| 0.0)
 }
 
-fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&FlowSample) -> bool) -> Growth {
+/// [`growth`], with the law `a(W)` (segments per RTT) averaged over the same ACKs.
+pub fn growth_against(r: &RunResult, states: &[&str], keep: impl Fn(&FlowSample) -> bool, law: impl Fn(f64) -> f64) -> Growth {
+    growth_of(&flow0(r), cc::transport::sender::SenderConfig::default().mss as f64, states, keep, law)
+}
+
+fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&FlowSample) -> bool, law: impl Fn(f64) -> f64) -> Growth {
     let mut g = Growth::default();
-    let (mut added, mut weighted, mut edge_acks) = (0.0, 0.0, 0.0);
+    let (mut added, mut weighted, mut edge_acks, mut law_weighted) = (0.0, 0.0, 0.0, 0.0);
     // The current stretch's ACKs and growth, for its edge term.
     let (mut stretch_acked, mut stretch_added) = (0.0, 0.0);
     let mut close = |acked: &mut f64, added: &mut f64| {
@@ -166,6 +184,7 @@ fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&
         g.acked += dn;
         added += dw;
         weighted += dw * wa;
+        law_weighted += law(wa) * dn;
         stretch_acked += dn;
         stretch_added += dw.max(0.0);
         g.changes += u64::from(dw != 0.0);
@@ -177,6 +196,7 @@ fn growth_of(samples: &[&FlowSample], mss: f64, states: &[&str], keep: impl Fn(&
     if g.acked > 0.0 {
         g.per_ack = added / g.acked;
         g.per_rtt = weighted / g.acked;
+        g.law_per_rtt = law_weighted / g.acked;
         g.edge = edge_acks / g.acked;
     }
     g
@@ -307,6 +327,11 @@ pub struct Laws {
     pub scalable: LawRun,
     /// HighSpeed on [`SMALL_WINDOW`] ([`OVERFLOW_SECS`]).
     pub highspeed_small: LawRun,
+    /// HighSpeed on the talk's testbed ([`OVERFLOW_SECS`]), above its 38-segment Reno region:
+    /// its growth with RFC 3649's a(W) averaged over the same ACKs, and each cut's window with
+    /// the ratio kept.
+    pub highspeed_large: Growth,
+    pub highspeed_large_cuts: Vec<(f64, f64)>,
     /// Illinois's growth with its queue empty, and at a full queue where the sampled queueing
     /// delay is at least 95 % of the largest.
     pub illinois_alpha_empty: Growth,
@@ -346,6 +371,8 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     deep.link.buffer = sim::QueueLimit::Bdp(DEEP_BUFFER_BDPS);
     let scalable = law_run("scalable", testbed, alone, 0.0, &dir.join("scalable"))?;
     let cubic = law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?;
+    let highspeed = law_run("highspeed", testbed, OVERFLOW_SECS, 0.0, &dir.join("highspeed"))?;
+    let hs = cc::algorithms::highspeed::HighSpeedConfig::default();
     Ok(Laws {
         reno: LawRun::of(&law_run("reno", testbed, OVERFLOW_SECS, 0.0, &dir.join("reno"))?),
         tahoe: LawRun::of(&law_run("tahoe", testbed, OVERFLOW_SECS, 0.0, &dir.join("tahoe"))?),
@@ -354,6 +381,8 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
             ..LawRun::of(&scalable)
         },
         highspeed_small: LawRun::of(&law_run("highspeed", SMALL_WINDOW, OVERFLOW_SECS, 0.0, &dir.join("highspeed-small-window"))?),
+        highspeed_large: growth_against(&highspeed, CA, |s| s.cwnd.is_some_and(|w| w > hs.low_window), |w| hs.a(w)),
+        highspeed_large_cuts: decrease_windows(&highspeed),
         illinois_alpha_empty: growth(&illinois_empty, CA, |_| true),
         illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
         vegas: growth(&law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?, CA, |_| true),
@@ -452,10 +481,12 @@ mod tests {
                     cnt = 0.0;
                 }
             }
-            growth_of(&samples.iter().collect::<Vec<_>>(), 1448.0, &["cong_avoid"], |_| true)
+            // The law a(W) = W/100 averaged over the ACKs: the window runs from 100 to about 300.
+            growth_of(&samples.iter().collect::<Vec<_>>(), 1448.0, &["cong_avoid"], |_| true, |w| w / 100.0)
         };
         let reno = run(&|w| w);
         assert!((reno.per_rtt - 1.0).abs() <= reno.edge, "{reno:?}");
+        assert!(reno.law_per_rtt > 1.0 && reno.law_per_rtt < 3.0, "the law's a(W) over the same ACKs: {reno:?}");
         assert!(reno.edge < 0.05 && reno.edge > 0.0, "{reno:?}");
         assert!((reno.rtts - 20_000.0 * 1e-3 / 0.1).abs() < 1.0, "{reno:?}");
         let scalable = run(&|_| 100.0);

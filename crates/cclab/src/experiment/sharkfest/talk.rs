@@ -542,6 +542,26 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
     let hs = &l.highspeed_small;
     claims.push(growth_claim(&format!("HighSpeed: \"If cwnd is less than 38 * SMSS -> act as Reno\": a = 1 segment per RTT ({small})"), &hs.avoidance, hs.avoidance.per_rtt, 1.0, 0.0, ""));
     claims.push(decrease_claim(&format!("HighSpeed below 38 segments: Reno's b = 0.5 ({small})"), &hs.decreases, 0.5));
+    // Above 38 segments a and b follow the window (RFC 3649): each is judged against the law
+    // evaluated at the windows the run had.
+    let rfc = cc::algorithms::highspeed::HighSpeedConfig::default();
+    let large = format!("alone on {testbed}, {OVERFLOW_SECS} s: windows of several hundred segments");
+    let hl = &l.highspeed_large;
+    claims.push(growth_claim(
+        &format!("HighSpeed above 38 segments: \"a(w) = 2P0W0²b(w)/(2 − b(w))\" segments per RTT, RFC 3649's a(w) averaged over the same ACKs: {} ({large})", num(hl.law_per_rtt)),
+        hl,
+        hl.per_rtt,
+        hl.law_per_rtt,
+        0.0,
+        "RFC 3649 writes the talk's formula a(w) = w²·p(w)·2b(w)/(2 − b(w)) with p(w) = (0.12/w)^(1/0.835)",
+    ));
+    let cuts = &l.highspeed_large_cuts;
+    let kept = mean(&cuts.iter().map(|&(w, _)| 1.0 - rfc.b(w)).collect::<Vec<_>>());
+    claims.push(decrease_claim(
+        &format!("HighSpeed above 38 segments: \"cwnd − b(cwnd)·cwnd\" on a loss, 1 − b(w) of RFC 3649 at each loss's window: {} on average ({large})", num(kept)),
+        &cuts.iter().map(|&(_, ratio)| ratio).collect::<Vec<_>>(),
+        kept,
+    ));
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
     let ia = &l.illinois_alpha_empty;
     claims.push(growth_claim(&format!("Illinois: \"If average delay is at minimum ... use large alpha (10.0)\" (segments added per RTT; {empty})"), ia, ia.per_rtt, 10.0, 0.0, ""));
