@@ -3,6 +3,8 @@
 
 PYTHON ?= python3
 VENV := target/python-venv
+# Where cargo puts its builds: $CARGO_TARGET_DIR when set, as cargo itself does.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
 .PHONY: test test-rust test-python python
 
@@ -21,4 +23,4 @@ $(VENV)/bin/python:
 # The tests compare the package with the command line: `cargo test` has built it.
 test-python: python
 	cargo build --quiet -p cclab
-	CCLAB_BIN=$(CURDIR)/target/debug/cclab $(VENV)/bin/python -m pytest -q python/tests
+	CCLAB_BIN=$(TARGET_DIR)/debug/cclab $(VENV)/bin/python -m pytest -q python/tests

@@ -108,7 +108,8 @@ fn mathis_law_holds_at_the_congestion_signal_rate() {
 /// seed's control law on a clean link, one flow alone: Linux's Vegas keeps its estimate of the
 /// packets queued, `cwnd·(rtt − base)/base`, between alpha = 2 and beta = 4 (growing below,
 /// shrinking above, one segment per RTT), and with one flow that is the bottleneck's queue;
-/// mVegas aims at beta = 6, so it queues more.
+/// mVegas aims at beta = 6, so it queues more. mVegas leaves slow start at its first decision
+/// with RTT samples, the end of the second round: two base RTTs plus its slow start's queue.
 #[test]
 fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     let dir = tempfile::tempdir().unwrap();
@@ -126,6 +127,7 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     assert_eq!(verdict("trial 3 (delay 100ms): Reno"), "fitted");
     assert_eq!(verdict("Vegas holds between alpha = 2 and beta = 4 packets"), "holds");
     assert_eq!(verdict("mVegas holds more backlog than Vegas"), "holds");
+    assert_eq!(verdict("mVegas leaves slow start \"as soon as two round-trips"), "holds");
     vegas_trials_probes_exclude_stalls(dir.path());
 }
 
