@@ -96,19 +96,23 @@ pub fn claims(opts: &Options, seeds: u64) -> Result<(Table, Vec<Claim>), UserErr
         "RTTs",
         "the end of the second round: two base RTTs plus the queue slow start built, under a third",
     ));
-    claims.push(Claim::direction(
-        "Vegas stays in slow start longer than mVegas (\"after slow-start has completed\")",
-        "\"In Vegas, this occurs after slow-start has completed and Vegas protocol runs the connection. In the modified module, this occurs as soon as two round-trips have occurred.\"",
-        ("Vegas", &exits[0]),
-        ("mVegas", &exits[1]),
-        "RTTs",
-    ));
-    claims.push(Claim::direction(
-        "mVegas holds more backlog than Vegas (\"exactly beta (rather than between alpha and beta) is targeted\", beta 6 against 4)",
-        "\"In modified Vegas, exactly beta (rather than between alpha and beta) is targeted\"",
-        ("mVegas", &backlogs[1]),
-        ("Vegas", &backlogs[0]),
-        "packets",
-    ));
+    // (claim, seed, (name, runs) above (name, runs), unit)
+    let directions = [
+        (
+            "Vegas stays in slow start longer than mVegas (\"after slow-start has completed\")",
+            "\"In Vegas, this occurs after slow-start has completed and Vegas protocol runs the connection. In the modified module, this occurs as soon as two round-trips have occurred.\"",
+            [("Vegas", &exits[0]), ("mVegas", &exits[1])],
+            "RTTs",
+        ),
+        (
+            "mVegas holds more backlog than Vegas (\"exactly beta (rather than between alpha and beta) is targeted\", beta 6 against 4)",
+            "\"In modified Vegas, exactly beta (rather than between alpha and beta) is targeted\"",
+            [("mVegas", &backlogs[1]), ("Vegas", &backlogs[0])],
+            "packets",
+        ),
+    ];
+    for (claim, seed, [a, b], unit) in directions {
+        claims.push(Claim::direction(claim, seed, (a.0, a.1), (b.0, b.1), unit));
+    }
     Ok((t, claims))
 }
