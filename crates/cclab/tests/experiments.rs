@@ -273,7 +273,8 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // of less than 25 % growth, and not earlier. CUBIC regains 90 % of the way to Wmax at
     // K(1 − ∛0.1), within the lag of a window aimed at W(t + d_min) and reached over one RTT;
     // BBR's Drain leaves once inflight is down to one estimated BDP, so the queue Startup
-    // built is gone but for the quantisation budget; HighSpeed above 38 segments grows by
+    // built is gone but for the quantisation budget; the initial window is Linux's
+    // TCP_INIT_CWND of 10 segments (RFC 6928); HighSpeed above 38 segments grows by
     // RFC 3649's a(w) and keeps 1 − b(w) at each loss, evaluated at the run's own windows;
     // Vegas queues a few packets where Reno
     // fills the buffer before each loss.
@@ -299,6 +300,7 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Vegas: \"1 per RTT",
         "Westwood+: \"cwnd (on loss)",
         "CUBIC: W(t) = C(t − K)³ + Wmax",
+        "\"Initial window size nowadays usually equals 10 packets\"",
         "HighSpeed above 38 segments: \"a(w)",
         "HighSpeed above 38 segments: \"cwnd − b(cwnd)",
         "Drain gets rid of the queue Startup formed",

@@ -295,6 +295,8 @@ const CA: &[&str] = &["cong_avoid", "increase", "decrease", "hold"];
 /// One algorithm's law run read three ways.
 #[derive(Clone, Debug, Default)]
 pub struct LawRun {
+    /// The window at the run's first sample (10 ms, before the first ACK).
+    pub initial_cwnd: Option<f64>,
     pub slow_start: Growth,
     pub avoidance: Growth,
     pub decreases: Vec<f64>,
@@ -305,7 +307,12 @@ impl LawRun {
         // Slow start as the slide states it: from the initial window, before any loss (no
         // ssthresh yet, on both samples of a pair: a loss can cut the window before the
         // retransmission counter moves).
-        LawRun { slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()), avoidance: growth(r, CA, |_| true), decreases: decrease_ratios(r) }
+        LawRun {
+            initial_cwnd: flow0(r).first().and_then(|s| s.cwnd),
+            slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()),
+            avoidance: growth(r, CA, |_| true),
+            decreases: decrease_ratios(r),
+        }
     }
 }
 

@@ -503,6 +503,16 @@ fn growth_claim(claim: &str, g: &Growth, ours: f64, law: f64, extra: f64, basis:
 /// alone on its link (10 ms samples; [`super::laws`]).
 fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
     let testbed = TESTBED.label();
+    if let Some(iw) = l.reno.initial_cwnd {
+        claims.push(Claim::value(
+            &format!("\"Initial window size nowadays usually equals 10 packets\" (Reno's window at its first sample, before any ACK; alone on {testbed})"),
+            iw,
+            10.0,
+            "segments",
+            0.0,
+            "exact: Linux's TCP_INIT_CWND, RFC 6928",
+        ));
+    }
     claims.push(growth_claim(
         &format!("Tahoe: slow start \"For every ACKed SMSS increase cwnd by one SMSS\" (segments added per ACKed segment; alone on {testbed}, {OVERFLOW_SECS} s)"),
         &l.tahoe.slow_start,
