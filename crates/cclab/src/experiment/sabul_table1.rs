@@ -385,11 +385,9 @@ fn re_reports_possible(row: &Row) -> bool {
     row.rtt_ms.iter().any(|&r| 2.0 * r > rtt_est_ms(r))
 }
 
-/// `RTT_est`, the receiver's hold-off between reports of one loss: 1.5·RTT above 20 ms, else
-/// 20 ms (spec §1.2).
+/// `RTT_est` (ms), the receiver's hold-off between reports of one loss, at `rtt_ms`.
 fn rtt_est_ms(rtt_ms: f64) -> f64 {
-    let c = SabulConfig::default();
-    if rtt_ms > c.rtt_est_floor_ms as f64 { c.rtt_est_factor * rtt_ms } else { c.rtt_est_floor_ms as f64 }
+    SabulConfig::default().receiver_params().rtt_est(Time::from_secs_f64(rtt_ms / 1e3)).as_secs_f64() * 1e3
 }
 
 /// Seed 001 §3: the 2003 sender "does not check whether the associated packet has already been

@@ -191,17 +191,23 @@ pub fn new_pair(cfg: &SabulConfig, init: DgInit) -> (SabulSender, SabulReceiver)
     build_pair("sabul", cfg, init)
 }
 
+impl SabulConfig {
+    /// The receiver's constants.
+    pub fn receiver_params(&self) -> SabulReceiverParams {
+        SabulReceiverParams {
+            syn: Time::from_millis(self.syn_ms),
+            ack: Time::from_millis(self.ack_ms),
+            err: Time::from_millis(self.err_ms),
+            rtt_floor: Time::from_millis(self.rtt_est_floor_ms),
+            rtt_factor: self.rtt_est_factor,
+            max_err_entries: self.max_err_entries,
+        }
+    }
+}
+
 pub(super) fn build_pair(name: &'static str, cfg: &SabulConfig, init: DgInit) -> (SabulSender, SabulReceiver) {
-    let params = SabulReceiverParams {
-        syn: Time::from_millis(cfg.syn_ms),
-        ack: Time::from_millis(cfg.ack_ms),
-        err: Time::from_millis(cfg.err_ms),
-        rtt_floor: Time::from_millis(cfg.rtt_est_floor_ms),
-        rtt_factor: cfg.rtt_est_factor,
-        max_err_entries: cfg.max_err_entries,
-    };
     let total = init.data_limit.map(|b| b.div_ceil(init.mss.max(1)));
-    (SabulSender::new(name, cfg, &init), SabulReceiver::new(params, total))
+    (SabulSender::new(name, cfg, &init), SabulReceiver::new(cfg.receiver_params(), total))
 }
 
 /// The SABUL sender.

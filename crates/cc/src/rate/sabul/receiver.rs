@@ -31,6 +31,18 @@ pub struct SabulReceiverParams {
     pub max_err_entries: usize,
 }
 
+impl SabulReceiverParams {
+    /// `RTT_est`, the hold-off between reports of one loss, from the RTT measured once at the
+    /// start: `factor·RTT` above the floor, else the floor (spec §1.2: 1.5·RTT, or 20 ms).
+    pub fn rtt_est(&self, measured: Time) -> Time {
+        if measured > self.rtt_floor {
+            measured.mul_f64(self.rtt_factor)
+        } else {
+            self.rtt_floor
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct SabulReceiver {
     p: SabulReceiverParams,
@@ -78,8 +90,7 @@ impl DatagramReceiver for SabulReceiver {
         self.owd.on_arrival(now, pkt.sent);
         if self.rtt_est.is_none() {
             let measured = self.owd.sample().unwrap_or(Time::ZERO);
-            self.rtt_est =
-                Some(if measured > self.p.rtt_floor { measured.mul_f64(self.p.rtt_factor) } else { self.p.rtt_floor });
+            self.rtt_est = Some(self.p.rtt_est(measured));
         }
         self.arrivals_since_syn += 1;
         if let Arrival::Gap(gap) = self.recv.on_data(now, pkt.seq) {

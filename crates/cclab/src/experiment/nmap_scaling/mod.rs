@@ -620,7 +620,7 @@ fn shape_why(s: &shape::Shapes, all: &[shape::Shapes]) -> String {
         let unscaled = all.iter().find(|o| o.workload == s.workload && o.variant == "unscaled").map_or(String::new(), |o| format!(" (unscaled: {})", pct(over(o, shape::Stretch::first_half_share))));
         format!(
             "A scaled reply adds probes_sent/probes_replied_to (at most 50) times 1/cwnd, and that ratio rises as the replies thin against the probes sent, so the growth comes {}: {head}{unscaled}.",
-            if s.exponents().iter().sum::<f64>() / s.exponents().len().max(1) as f64 >= shape::LINE_OR_ROOT { "about evenly" } else { "unevenly" }
+            if mean(&s.exponents()) >= shape::LINE_OR_ROOT { "about evenly" } else { "unevenly" }
         )
     }
 }
