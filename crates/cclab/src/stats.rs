@@ -91,6 +91,37 @@ pub fn confidence_half_width(s: &Summary, alpha: f64) -> Option<f64> {
     Some(dist.inverse_cdf(1.0 - alpha / 2.0) * s.sd / (s.n as f64).sqrt())
 }
 
+/// A straight line fitted by ordinary least squares, y = intercept + slope·x, with the
+/// half-width of the slope's two-sided confidence interval at level `1 − alpha`:
+/// `t(1 − alpha/2, n − 2)·√(s²/Σ(x − x̄)²)`, `s²` the residuals' Σr²/(n − 2) (e.g. Draper &
+/// Smith, *Applied Regression Analysis*, §1.4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Line {
+    pub n: usize,
+    pub slope: f64,
+    pub intercept: f64,
+    pub slope_half_width: f64,
+}
+
+/// The least-squares line through `points` (x, y); `None` with fewer than three points or
+/// with every x the same.
+pub fn least_squares(points: &[(f64, f64)], alpha: f64) -> Option<Line> {
+    let n = points.len();
+    if n < 3 {
+        return None;
+    }
+    let (mx, my) = (points.iter().map(|p| p.0).sum::<f64>() / n as f64, points.iter().map(|p| p.1).sum::<f64>() / n as f64);
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    if sxx == 0.0 {
+        return None;
+    }
+    let slope = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx;
+    let intercept = my - slope * mx;
+    let s2 = points.iter().map(|p| (p.1 - intercept - slope * p.0).powi(2)).sum::<f64>() / (n - 2) as f64;
+    let t = StudentsT::new(0.0, 1.0, (n - 2) as f64).ok()?.inverse_cdf(1.0 - alpha / 2.0);
+    Some(Line { n, slope, intercept, slope_half_width: t * (s2 / sxx).sqrt() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +134,22 @@ mod tests {
         assert_eq!(Summary::of(&[7.0]).unwrap().sd, 0.0);
         assert!(Summary::of(&[]).is_none());
         assert!(Summary::of(&[1.0, f64::NAN]).is_none());
+    }
+
+    /// Points on y = 1 − 0.5x at x = 0..5 give the line exactly. Adding e = +0.1, −0.1
+    /// alternately moves the slope by Σ(x − x̄)e / Σ(x − x̄)²: with x − x̄ = −2.5 ... 2.5 that is
+    /// 0.1·(−2.5 + 1.5 − 0.5 − 0.5 + 1.5 − 2.5) / 17.5 = −0.3/17.5.
+    #[test]
+    fn least_squares_recovers_a_line_and_widens_with_noise() {
+        let exact: Vec<(f64, f64)> = (0..6).map(|i| (f64::from(i), 1.0 - 0.5 * f64::from(i))).collect();
+        let l = least_squares(&exact, 0.05).unwrap();
+        assert!((l.slope + 0.5).abs() < 1e-12 && (l.intercept - 1.0).abs() < 1e-12 && l.slope_half_width < 1e-9, "{l:?}");
+        let noisy: Vec<(f64, f64)> = exact.iter().enumerate().map(|(i, &(x, y))| (x, y + if i % 2 == 0 { 0.1 } else { -0.1 })).collect();
+        let l = least_squares(&noisy, 0.05).unwrap();
+        assert!((l.slope - (-0.5 - 0.3 / 17.5)).abs() < 1e-12, "{l:?}");
+        assert!(l.slope_half_width > 0.0 && l.slope_half_width < 0.1, "{l:?}");
+        assert!(least_squares(&exact[..2], 0.05).is_none());
+        assert!(least_squares(&[(1.0, 0.0), (1.0, 1.0), (1.0, 2.0)], 0.05).is_none());
     }
 
     /// A textbook case: means 20 and 22, sd 2 and 2, n = 10 each: t = −2/√0.8 = −2.236,

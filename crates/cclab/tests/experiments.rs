@@ -277,7 +277,19 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // TCP_INIT_CWND of 10 segments (RFC 6928); HighSpeed above 38 segments grows by
     // RFC 3649's a(w) and keeps 1 − b(w) at each loss, evaluated at the run's own windows;
     // Vegas queues a few packets where Reno
-    // fills the buffer before each loss.
+    // fills the buffer before each loss. The talk's lists, measured (`sharkfest::qualities`):
+    // every loss-based algorithm alone loses packets after its slow-start overshoot (the
+    // "cliff") and Vegas none; the least oscillating loss-based window varies more than
+    // Vegas's; at the loss rate where Scalable's equilibrium window is one BDP, Reno's Mathis
+    // window is a small part of it, so Scalable's goodput is above Reno's; HighSpeed takes more
+    // from Reno on the 333-segment testbed than on a 17-segment link, where it is Reno; BBR v1's
+    // five flows on a tenth of a BDP of buffer lose more than CUBIC's and BBRv3's; without loss
+    // Westwood+ grows as Reno does. Each direction holds on every seed and beyond the spread.
+    // Illinois's 1 − β falls linearly between 10 % and 80 % of its largest delay: the law's
+    // slope, −15/28, lies in the 95 % confidence interval of the one fitted to its cuts.
+    // Five Vegas flows fill the link no better than Reno's on a buffer of half the 5α packets
+    // they aim to queue, and better on one of 5β; with the testbed host's timing noise Vegas
+    // falls further short of Reno at a 0.2 ms RTT than at 100 ms.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -305,10 +317,25 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "HighSpeed above 38 segments: \"cwnd − b(cwnd)",
         "Drain gets rid of the queue Startup formed",
         "Vegas keeps the RTT small",
+        "Loss-based algorithms \"Often visit",
+        "Vegas \"Doesn't act on Cliff zone\"",
+        "Loss-based: \"1-Bit congestion indicator",
+        "Scalable \"Much more efficient",
+        "HighSpeed \"Behaves less aggressive",
+        "HighSpeed \"(for TCP friendliness)\"",
+        "BBR v1 \"Ignores packet loss",
+        "BBR v2 \"Addresses",
+        "Illinois: \"In between is a linear function\"",
+        "Vegas \"Doesn't like small buffers\"",
+        "Vegas on a buffer of 5β",
+        "Vegas \"Doesn't like small RTTs\"",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");
     }
+    let westwood: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("Westwood+: \"If no loss is observed")).collect();
+    assert_eq!(westwood.len(), 2);
+    assert!(westwood.iter().all(|c| c[4] == "holds"), "{westwood:?}");
     let startup: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("BBR: Startup")).collect();
     assert_eq!(startup.len(), 2);
     assert!(startup.iter().all(|c| c[4] == "holds"), "{startup:?}");

@@ -22,6 +22,10 @@
 //!   the first loss after it, which can still belong to slow start's overshoot (Tahoe's second
 //!   cut from the same burst) or come as the overshoot's queue drains (Illinois's β is then
 //!   that of an empty queue).
+//! - **Illinois's β in between.** Random losses on the talk's testbed come at every queueing
+//!   delay. Each cut's ratio kept is set against the delay at the sample before it as a share
+//!   of the run's largest, (RTT − min)/(max − min) with the smoothed RTT ([`decrease_delays`]),
+//!   which stands in for `tcp_illinois.c`'s per-RTT average d_a over its d_m.
 //! - **Growth.** Over each pair of consecutive samples in one state (slow start or congestion
 //!   avoidance) with no retransmission between them, the window grew by ΔW while Δn segments
 //!   were ACKed (delivered bytes over the MSS). Per ACK the law adds `a/W` (`a` segments per
@@ -81,15 +85,36 @@ pub fn decrease_windows(r: &RunResult) -> Vec<(f64, f64)> {
 }
 
 fn cuts(samples: &[&FlowSample]) -> Vec<(f64, f64)> {
+    cut_samples(samples).into_iter().map(|(s, ratio)| (s.cwnd.unwrap_or(f64::NAN), ratio)).collect()
+}
+
+/// Each cut's last sample before it, with the ratio kept.
+fn cut_samples<'a>(samples: &[&'a FlowSample]) -> Vec<(&'a FlowSample, f64)> {
     samples
         .windows(2)
         .filter(|w| w[0].state != "slow_start")
         .filter_map(|w| {
             let (cut, before) = (w[1].ssthresh?, w[0].cwnd?);
-            (w[0].ssthresh != Some(cut) && cut < before).then_some((before, cut / before))
+            (w[0].ssthresh != Some(cut) && cut < before).then_some((w[0], cut / before))
         })
         .skip(1)
         .collect()
+}
+
+/// [`decrease_ratios`] with the queueing delay at each cut as a share of the largest:
+/// `((rtt − min)/(max − min), ratio)`, `rtt` the last sample's smoothed RTT before the cut and
+/// min and max the run's smallest and largest, as Illinois keeps its base and largest RTT.
+pub fn decrease_delays(r: &RunResult) -> Vec<(f64, f64)> {
+    delays_of(&flow0(r))
+}
+
+fn delays_of(samples: &[&FlowSample]) -> Vec<(f64, f64)> {
+    let rtts: Vec<f64> = samples.iter().filter_map(|s| s.rtt_ms).collect();
+    let (lo, hi) = rtts.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    if hi <= lo {
+        return Vec::new();
+    }
+    cut_samples(samples).into_iter().filter_map(|(s, ratio)| s.rtt_ms.map(|x| ((x - lo) / (hi - lo), ratio))).collect()
 }
 
 /// BBR's Startup as its samples show it.
@@ -349,6 +374,8 @@ pub struct Laws {
     /// [`DEEP_BUFFER_BDPS`] BDPs of buffer.
     pub westwood: Vec<f64>,
     pub westwood_deep: Vec<f64>,
+    /// Westwood+ on the testbed ([`OVERFLOW_SECS`]): its growth between losses.
+    pub westwood_growth: LawRun,
     /// CUBIC on the talk's testbed: cwnd after each loss over before, and its epochs.
     pub cubic: Vec<f64>,
     pub cubic_epochs: Vec<CubicEpoch>,
@@ -358,6 +385,9 @@ pub struct Laws {
     pub illinois_full_queue: Vec<f64>,
     /// Illinois on [`EMPTY_QUEUE`] under [`EMPTY_QUEUE_LOSS`].
     pub illinois_empty_queue: Vec<f64>,
+    /// Illinois on the talk's testbed under [`EMPTY_QUEUE_LOSS`] ([`OVERFLOW_SECS`]): random
+    /// losses at every queueing delay, each as [`decrease_delays`] gives it.
+    pub illinois_any_queue: Vec<(f64, f64)>,
     /// BBR on the talk's 10 Mbit/s, 80 ms capture link.
     pub bbr_startup: Option<StartupExit>,
 }
@@ -379,6 +409,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     let scalable = law_run("scalable", testbed, alone, 0.0, &dir.join("scalable"))?;
     let cubic = law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?;
     let highspeed = law_run("highspeed", testbed, OVERFLOW_SECS, 0.0, &dir.join("highspeed"))?;
+    let westwood = law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?;
     let hs = cc::algorithms::highspeed::HighSpeedConfig::default();
     Ok(Laws {
         reno: LawRun::of(&law_run("reno", testbed, OVERFLOW_SECS, 0.0, &dir.join("reno"))?),
@@ -393,7 +424,8 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         illinois_alpha_empty: growth(&illinois_empty, CA, |_| true),
         illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
         vegas: growth(&law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?, CA, |_| true),
-        westwood: after_recovery_ratios(&law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?),
+        westwood: after_recovery_ratios(&westwood),
+        westwood_growth: LawRun::of(&westwood),
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
         cubic: decrease_ratios(&cubic),
         cubic_epochs: cubic_epochs(&cubic),
@@ -403,6 +435,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         },
         illinois_full_queue: decrease_ratios(&illinois_full),
         illinois_empty_queue: decrease_ratios(&illinois_empty),
+        illinois_any_queue: decrease_delays(&law_run("illinois", testbed, OVERFLOW_SECS, EMPTY_QUEUE_LOSS, &dir.join("illinois-any-queue"))?),
         bbr_startup: startup_exit(bbr),
     })
 }
@@ -498,6 +531,21 @@ mod tests {
         assert!((reno.rtts - 20_000.0 * 1e-3 / 0.1).abs() < 1.0, "{reno:?}");
         let scalable = run(&|_| 100.0);
         assert!((scalable.per_ack - 0.01).abs() <= scalable.edge * 0.01, "{scalable:?}");
+    }
+
+    /// The run's RTTs span 100 to 200 ms; the cut after the first (left out) comes at a
+    /// smoothed RTT of 130 ms, 30 % of the way, and keeps 70/100.
+    #[test]
+    fn a_cuts_delay_is_its_share_of_the_runs_rtt_span() {
+        let r = [
+            sample(0.0, "cong_avoid", 100.0, Some(50.0), 0.0, 200.0),
+            sample(0.1, "recovery", 100.0, Some(80.0), 0.0, 180.0),
+            sample(0.2, "cong_avoid", 100.0, Some(80.0), 0.0, 130.0),
+            sample(0.3, "recovery", 90.0, Some(70.0), 0.0, 100.0),
+        ];
+        let d = delays_of(&r.iter().collect::<Vec<_>>());
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!((d[0].0 - 0.3).abs() < 1e-12 && (d[0].1 - 0.7).abs() < 1e-12, "{d:?}");
     }
 
     /// Two recoveries: the first is left out; the second took the window from 200 to 100.

@@ -26,6 +26,7 @@
 
 use super::laws::{Growth, Laws, DEEP_BUFFER_BDPS, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS, SMALL_WINDOW};
 use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
+use super::qualities::{self, Qualities, LONG_S, SETTLED_S, SHALLOW, SHALLOW_BUFFER_BDP};
 use crate::experiment::Claim;
 use crate::stats::{mean, welch_p, Summary};
 use crate::verdict::{Bound, Verdict, ALPHA};
@@ -120,6 +121,8 @@ pub struct Results {
     pub bbr_cycle: BbrCycle,
     /// The control laws at work: decreases at losses, BBR's Startup exit.
     pub laws: Laws,
+    /// The talk's lists of merits and faults, measured.
+    pub qualities: Qualities,
 }
 
 impl Results {
@@ -466,6 +469,7 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
     claims.push(decrease(format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0));
     let full = format!("buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer");
     claims.push(decrease(format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5));
+    claims.push(illinois_between(&l.illinois_any_queue));
     growth_laws(l, claims);
     let claim = format!("BBR: Startup \"Stopped if BW growth is less than 25% for 3 sequential probes\" (alone on {})", BBR_LINK.label());
     match &l.bbr_startup {
@@ -617,12 +621,53 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
             ))
         }
     }));
+    let wg = &l.westwood_growth;
+    let no_loss = "\"If no loss is observed – acts similarly to Reno\"";
+    claims.push(growth_claim(
+        &format!("Westwood+: {no_loss}: slow start adds one segment per ACKed segment, as Reno's (alone on {testbed}, before the first loss)"),
+        &wg.slow_start,
+        wg.slow_start.per_ack,
+        1.0,
+        0.0,
+        "",
+    ));
+    claims.push(growth_claim(
+        &format!("Westwood+: {no_loss}: congestion avoidance adds one segment per RTT, as Reno's \"a = 1/cwnd\" (alone on {testbed}, {OVERFLOW_SECS} s, between losses)"),
+        &wg.avoidance,
+        wg.avoidance.per_rtt,
+        1.0,
+        0.0,
+        "",
+    ));
     claims.push(Claim::not_comparable(
         "Congestion collapse: \"goodput decreases by huge factor – up to 1000x\"; \"some packets were retransmitted 5+ times!\" (4.2 BSD, 1986)",
         "up to 1000×; 5+ retransmissions of a packet".into(),
         "-".into(),
         "history: the 1986 collapse was of 4.2 BSD's fixed-rate sender with an inaccurate retransmission timer on a multi-hop Internet, where packets dropped downstream had used capacity upstream; our dumbbell has one bottleneck, so a dropped packet wastes no other link, and we model no 4.2 BSD sender",
     ));
+}
+
+/// Illinois's β between 10 % and 80 % of the largest queueing delay: tcp_illinois.c's
+/// β = β_min + (β_max − β_min)(d_a − d_2)/(d_3 − d_2) with d_2 = d_m/10, d_3 = 8d_m/10,
+/// β_min = 1/8, β_max = 1/2, so the ratio kept, 1 − β, falls by 3/8 over 0.7 of d_m: a slope
+/// of −15/28 = −0.536 per unit of d_a/d_m. Ours is the least-squares slope through the cuts
+/// whose delay share lies strictly between, judged by its 95 % confidence interval.
+fn illinois_between(cuts: &[(f64, f64)]) -> Claim {
+    let law = -(0.5 - 0.125) / (0.8 - 0.1);
+    let between: Vec<(f64, f64)> = cuts.iter().copied().filter(|&(d, _)| d > 0.1 && d < 0.8).collect();
+    let on = format!("random losses at {} % alone on {}, {OVERFLOW_SECS} s", num(EMPTY_QUEUE_LOSS * 100.0), TESTBED.label());
+    let claim = format!("Illinois: \"In between is a linear function\": the ratio kept, 1 − β, against the queueing delay's share of its largest, between 10 % and 80 % ({on})");
+    match crate::stats::least_squares(&between, ALPHA) {
+        Some(line) => Claim::value(
+            &format!("{claim}; {} of {} cuts, 1 − β from {} at 10 % to {} at 80 % (the law: 7/8 to 1/2)", line.n, cuts.len(), num(line.intercept + 0.1 * line.slope), num(line.intercept + 0.8 * line.slope)),
+            line.slope,
+            law,
+            "per unit share",
+            line.slope_half_width / law.abs(),
+            "the 95 % confidence interval of our least-squares slope; the share is the smoothed RTT's at the sample before each cut, where tcp_illinois.c averages the RTT over the last round trip",
+        ),
+        None => Claim::not_comparable(&claim, num(law), format!("{} cuts in between", between.len()), "too few cuts between 10 % and 80 % of the largest delay to fit a line"),
+    }
 }
 
 /// Illinois's α at 95 % of the largest queueing delay d_m, from tcp_illinois.c's
@@ -688,6 +733,12 @@ fn beyond_spread(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
     }
 }
 
+/// "`a.0` above `b.0`" on every seed and beyond the seeds' spread: [`Claim::direction`]
+/// judged by [`beyond_spread`].
+fn direction_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str) -> Claim {
+    beyond_spread(Claim::direction(claim, seed, a, b, unit), a.1, b.1)
+}
+
 /// A claim "A at least B" checked as the direction "A above B" on every seed (which implies
 /// it), or, where that fails, as A no different from B by Welch's test at [`ALPHA`]: only a
 /// B significantly above A breaks it.
@@ -727,5 +778,167 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     bbr_phases(r, &mut c);
     laws(r, &mut c);
     bbr_range(&mut c);
+    cliff(r, &mut c);
+    high_bdp(r, &mut c);
+    not_lfn(r, &mut c);
+    shallow_buffer(r, &mut c);
+    vegas_dislikes(r, &mut c);
     c
+}
+
+/// Vegas: "Doesn't like small buffers", "Doesn't like small RTTs" ([`super::qualities`]).
+fn vegas_dislikes(r: &Results, claims: &mut Vec<Claim>) {
+    let q = &r.qualities;
+    let (small, large) = qualities::vegas_buffers();
+    let five = format!("five flows on {} for {} s", TESTBED.label(), q.multi_flow_secs);
+    let (vegas, reno) = (&q.small_buffer.0, &q.small_buffer.1);
+    claims.push(at_least(
+        Claim::direction(
+            &format!("Vegas \"Doesn't like small buffers\": on a buffer of {small} packets, half the 5α = {} its flows aim to queue, its utilisation is no better than Reno's ({five})", 2 * small),
+            "Reno at least Vegas",
+            ("Reno", reno),
+            ("Vegas", vegas),
+            "",
+        ),
+        reno,
+        vegas,
+    ));
+    let (vegas, reno) = (&q.large_buffer.0, &q.large_buffer.1);
+    claims.push(direction_apart(
+        &format!("Vegas on a buffer of 5β = {large} packets, all its flows may queue: its utilisation above Reno's, the merit the small buffer takes away ({five})"),
+        "Vegas above Reno",
+        ("Vegas", vegas),
+        ("Reno", reno),
+        "",
+    ));
+    let shortfall = |(v, r): &(Vec<f64>, Vec<f64>)| v.iter().zip(r).map(|(v, r)| (r - v) * 100.0).collect::<Vec<f64>>();
+    let (short, long) = (shortfall(&q.short_rtt), shortfall(&q.long_rtt));
+    claims.push(direction_apart(
+        &format!(
+            "Vegas \"Doesn't like small RTTs\": with the hosts' timing noise (the testbed preset), what Vegas's utilisation alone falls short of Reno's at a {} ms RTT against at {} ms (40 Mbit/s, {} packets of buffer, {ALONE_S} s)",
+            num(qualities::SHORT_RTT.as_millis_f64()),
+            TESTBED.rtt_ms,
+            num(TESTBED.bdp_segments().round())
+        ),
+        "a larger shortfall at the small RTT",
+        (&format!("at {} ms", num(qualities::SHORT_RTT.as_millis_f64())), &short),
+        (&format!("at {} ms", TESTBED.rtt_ms), &long),
+        "points",
+    ));
+}
+
+/// The cliff and the oscillation of the loss-based algorithms, against Vegas
+/// ([`super::qualities`]). "All loss-based algorithms" is judged on the one of them that
+/// comes nearest to breaking it on each seed: the fewest drops, the smallest σ/μ.
+fn cliff(r: &Results, claims: &mut Vec<Claim>) {
+    let q = &r.qualities;
+    let loss_based: Vec<(&str, &[qualities::Long])> =
+        q.long.iter().filter(|(cc, _)| cc::ALGORITHMS.iter().any(|a| a.name == *cc && a.family == cc::Family::Loss)).map(|(cc, v)| (*cc, v.as_slice())).collect();
+    let Some(vegas) = q.long("vegas") else { return };
+    if loss_based.is_empty() {
+        return;
+    }
+    let names = loss_based.iter().map(|(cc, _)| name(cc)).collect::<Vec<_>>().join(", ");
+    let per_seed = |f: fn(&qualities::Long) -> f64| -> Vec<(f64, &str)> {
+        (0..vegas.len()).map(|i| loss_based.iter().map(|(cc, v)| (f(&v[i]), *cc)).fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a })).collect()
+    };
+    let settled = num(SETTLED_S);
+    let fewest = per_seed(|x| x.late_drops);
+    let fewest_drops: Vec<f64> = fewest.iter().map(|x| x.0).collect();
+    let run = format!("alone on {} for {LONG_S} s, one BDP of buffer", TESTBED.label());
+    let mut c = Claim::bound(
+        &format!("Loss-based algorithms \"Often visit 'cliff' area ... (this is common among all loss-based algorithms)\": the fewest packets any of them ({names}) loses at the link after {settled} s ({run})"),
+        "every loss-based algorithm visits the cliff",
+        &fewest_drops,
+        Bound::AtLeast(1.0),
+        "packets",
+    );
+    if !c.holds() {
+        let never: Vec<&str> = loss_based.iter().filter(|(_, v)| v.iter().any(|x| x.late_drops == 0.0)).map(|(cc, _)| name(cc)).collect();
+        c = c.because(&format!("{} lost nothing after {settled} s on some seed: the window had not climbed back to the cliff within the run", never.join(", ")));
+    }
+    claims.push(c);
+    let vegas_drops: Vec<f64> = vegas.iter().map(|x| x.late_drops).collect();
+    claims.push(Claim::bound(&format!("Vegas \"Doesn't act on Cliff zone\": packets the link drops after {settled} s ({run})"), "none", &vegas_drops, Bound::AtMost(0.0), "packets"));
+    let smallest = per_seed(|x| x.window_cv);
+    let least: Vec<f64> = smallest.iter().map(|x| x.0).collect();
+    let vegas_cv: Vec<f64> = vegas.iter().map(|x| x.window_cv).collect();
+    let mut least_names: Vec<&str> = smallest.iter().map(|x| name(x.1)).collect();
+    least_names.dedup();
+    claims.push(direction_apart(
+        &format!(
+            "Loss-based: \"1-Bit congestion indicator → inevitable high oscillation level\"; Vegas: \"Very smooth\": the window's σ/μ over the run's second half, the least oscillating loss-based algorithm on each seed ({}) against Vegas ({run})",
+            least_names.join(", ")
+        ),
+        "every loss-based algorithm oscillates more than Vegas",
+        ("loss-based", &least),
+        ("Vegas", &vegas_cv),
+        "",
+    ));
+}
+
+/// Scalable: "Much more efficient than Reno in high BDP networks", on the talk's 1 Gbit/s,
+/// 100 ms link under the loss rate at which Scalable's equilibrium window is one BDP.
+fn high_bdp(r: &Results, claims: &mut Vec<Claim>) {
+    let q = &r.qualities;
+    let link = super::measure::Link { mbps: q.high_bdp_mbps, rtt_ms: 100 };
+    let p = qualities::scalable_loss_rate(link);
+    let (scalable, reno) = (&q.high_bdp.0, &q.high_bdp.1);
+    let mathis = qualities::mathis_window(p) * 1448.0 * 8.0 / 0.1 / 1e6;
+    let c = direction_apart(
+        &format!(
+            "Scalable \"Much more efficient than Reno in high BDP networks\": goodput alone on {} ({} s) under random loss at p = {} × 10⁻⁶, where Scalable's equilibrium window ln(1.01)/(p·ln(8/7)) is the BDP",
+            link.label(),
+            ALONE_S,
+            num(p * 1e6)
+        ),
+        "Scalable above Reno",
+        ("Scalable", scalable),
+        ("Reno", reno),
+        "Mbit/s",
+    );
+    claims.push(c.because(&format!(
+        "the Mathis law gives Reno √(3/(2p)) = {} segments, {} Mbit/s at the base RTT ({} % of the link): the loss rate Scalable's law still fills the link at holds Reno to a small part of it, the talk's \"can't work efficiently on high-BDP links\". Our Reno's mean is above the law's: it includes slow start's window, which random losses this rare take many seconds to halve down to the law's, and a run has few losses",
+        num(qualities::mathis_window(p)),
+        num(mathis),
+        num(mathis / link.mbps * 100.0)
+    )));
+}
+
+/// HighSpeed: "Behaves less aggressive if a path is not LFN (for TCP friendliness)".
+fn not_lfn(r: &Results, claims: &mut Vec<Claim>) {
+    let q = &r.qualities;
+    let (Some(lfn), Some(reno_lfn)) = (r.col("highspeed", |x| x.reno_share), r.col("reno", |x| x.reno_share)) else { return };
+    let (hs, reno) = (&q.small_link.0, &q.small_link.1);
+    let small = super::laws::SMALL_WINDOW.label();
+    claims.push(direction_apart(
+        &format!("HighSpeed \"Behaves less aggressive if a path is not LFN\": its share against one Reno flow on {} (a BDP of {} segments) above its share on {small} ({} segments, its windows below its 38-segment Reno region)", TESTBED.label(), num(TESTBED.bdp_segments()), num(super::laws::SMALL_WINDOW.bdp_segments())),
+        "less aggressive off a long fat network",
+        ("on the testbed", &lfn),
+        (&format!("on {small}"), hs),
+        "",
+    ));
+    let base = Summary::of(reno).expect("runs");
+    let c = Claim::distribution(&format!("HighSpeed \"(for TCP friendliness)\": its share against Reno on {small} as Reno's own share against Reno there (Reno's own on the testbed: {})", num(mean(&reno_lfn))), hs, base, "");
+    claims.push(if c.holds() { c.because("below 38 segments HighSpeed's a(w) and b(w) are Reno's 1 and 0.5 (RFC 3649's Low_Window), so on the same seeds its runs are Reno's, packet for packet") } else { c });
+}
+
+/// BBR v1: "Ignores packet loss, susceptible to high loss rate + shallow buffer combination".
+fn shallow_buffer(r: &Results, claims: &mut Vec<Claim>) {
+    let [bbr, bbr3, cubic] = &r.qualities.shallow;
+    let on = format!("five flows on {} with {} BDP of buffer", TESTBED.label(), num(SHALLOW_BUFFER_BDP));
+    claims.push(direction_apart(
+        &format!("BBR v1 \"Ignores packet loss, susceptible to high loss rate + shallow buffer combination\": the share of packets sent that the link drops ({on}), against CUBIC's"),
+        "BBR v1 loses more than a loss-based algorithm",
+        (name(SHALLOW[0]), bbr),
+        (name(SHALLOW[2]), cubic),
+        "%",
+    ));
+    claims.push(direction_apart(
+        &format!("BBR v2 \"Addresses ... susceptible to high loss rate + shallow buffer combination\": BBRv3 (v2's successor, with its loss bound inflight_hi) loses less than BBR v1 ({on})"),
+        "v2 loses less than v1",
+        (name(SHALLOW[0]), bbr),
+        (name(SHALLOW[1]), bbr3),
+        "%",
+    ));
 }
