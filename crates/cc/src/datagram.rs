@@ -81,6 +81,14 @@ pub struct DgStats {
     /// summed over its intervals; a 2003 sender counts a re-reported number again), beside
     /// the link's real drops. 0 for protocols that count no such figure.
     pub losses_counted: u64,
+    /// Rate-control intervals closed (SABUL's SYN periods); 0 for protocols without them.
+    pub rate_intervals: u64,
+    /// Of those, the intervals whose counted losses outnumbered the packets really sent. The
+    /// 2003 SABUL code then counts the ERRs as packets sent, so its loss rate is 1 and the rate
+    /// it logs is above the rate sent (seed 001, §3).
+    pub intervals_errs_exceed_sent: u64,
+    /// Packets such intervals logged as sent beyond those really sent: Σ(ERRs − sent).
+    pub packets_logged_unsent: u64,
     /// Congestion events the controller reacted to (rate decreases).
     pub congestion_events: u64,
     /// Sender-side timeouts (SABUL's EXP, UDT's EXP, TFRC's no-feedback timer).

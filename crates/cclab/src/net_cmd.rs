@@ -331,6 +331,9 @@ fn write_out(dir: &std::path::Path, cfg: &ClientConfig, reports: &[StreamReport]
                 completion_time_s: None,
                 app_lost_bytes: 0,
                 losses_counted: 0,
+                rate_intervals: 0,
+                intervals_errs_exceed_sent: 0,
+                packets_logged_unsent: 0,
                 recovery_retransmits_max_per_round: 0,
             }
         })

@@ -48,6 +48,12 @@ pub struct FlowCounters {
     /// Lost packet numbers a rate-based sender counted toward its loss rate (SABUL's ERR
     /// count); 0 for TCP.
     pub losses_counted: u64,
+    /// A rate-based sender's rate-control intervals, those whose counted losses outnumbered
+    /// the packets sent, and the packets those logged beyond the ones sent
+    /// ([`cc::datagram::DgStats`]); 0 for TCP.
+    pub rate_intervals: u64,
+    pub intervals_errs_exceed_sent: u64,
+    pub packets_logged_unsent: u64,
     /// The most retransmissions TCP's fast recovery sent in one round trip; 0 for datagram
     /// protocols.
     pub recovery_retransmits_max_per_round: u64,
@@ -271,6 +277,9 @@ impl Endpoint {
                     bytes_delivered: if attacked { receiver.stats().delivered_bytes } else { s.bytes_delivered },
                     app_lost_bytes: receiver.app_lost_segments() * sender.config().mss,
                     losses_counted: 0,
+                    rate_intervals: 0,
+                    intervals_errs_exceed_sent: 0,
+                    packets_logged_unsent: 0,
                     recovery_retransmits_max_per_round: s.recovery_rounds.max_per_round,
                 }
             }
@@ -289,6 +298,9 @@ impl Endpoint {
                     bytes_delivered: data_limit.map_or(received, |d| received.min(d)),
                     app_lost_bytes: 0,
                     losses_counted: s.losses_counted,
+                    rate_intervals: s.rate_intervals,
+                    intervals_errs_exceed_sent: s.intervals_errs_exceed_sent,
+                    packets_logged_unsent: s.packets_logged_unsent,
                     recovery_retransmits_max_per_round: 0,
                 }
             }

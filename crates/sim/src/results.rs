@@ -62,6 +62,19 @@ pub struct FlowSummary {
     /// error rate"); absent, and zero, for TCP and protocols that count none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub losses_counted: u64,
+    /// A rate-based sender's rate-control intervals (SABUL's SYN periods); absent, and zero,
+    /// for TCP.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rate_intervals: u64,
+    /// Of those, the intervals whose counted losses outnumbered the packets sent, where the
+    /// 2003 SABUL code sets the loss rate to 1 and logs a rate above the rate sent (seed 001:
+    /// "When the number of packets sent is less than the number of error packets, SABUL sender
+    /// sets the loss rate to one").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub intervals_errs_exceed_sent: u64,
+    /// Packets those intervals logged as sent beyond the ones really sent.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub packets_logged_unsent: u64,
     /// The most retransmissions TCP's fast recovery sent in one round trip: several with SACK,
     /// one per partial ACK without it (seed 003: "more than one packet per RTT during fast
     /// recovery"); absent, and zero, where fast recovery never retransmitted.
@@ -270,6 +283,9 @@ impl RunResult {
                     completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),
                     app_lost_bytes: st.app_lost_bytes,
                     losses_counted: st.losses_counted,
+                    rate_intervals: st.rate_intervals,
+                    intervals_errs_exceed_sent: st.intervals_errs_exceed_sent,
+                    packets_logged_unsent: st.packets_logged_unsent,
                     recovery_retransmits_max_per_round: st.recovery_retransmits_max_per_round,
                 }
             })

@@ -283,6 +283,9 @@ fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSumm
         app_lost_bytes: 0,
         // Kernel TCP counts no ERR figure.
         losses_counted: 0,
+        rate_intervals: 0,
+        intervals_errs_exceed_sent: 0,
+        packets_logged_unsent: 0,
         // TCP_INFO does not count retransmissions per round trip.
         recovery_retransmits_max_per_round: 0,
     }

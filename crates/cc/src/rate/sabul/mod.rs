@@ -306,6 +306,12 @@ impl SabulSender {
     fn close_interval(&mut self, now: Time) {
         let mut interval = self.meter.close(now, now - self.interval_start, self.send.mss());
         self.interval_start = now;
+        let stats = &mut self.send.stats;
+        stats.rate_intervals += 1;
+        if interval.losses > interval.sent {
+            stats.intervals_errs_exceed_sent += 1;
+            stats.packets_logged_unsent += interval.counted_sent - interval.sent;
+        }
         let ipt = self.law.on_syn(self.ipt_us, interval.loss_rate).clamp(self.cfg.min_ipt_us, self.cfg.max_ipt_us);
         self.set_ipt(ipt, false);
         interval.ipt_us = self.ipt_us;
@@ -519,6 +525,33 @@ mod tests {
             s.on_control(us(45), &CtrlMsg::Nak { lost: vec![1, 2] });
             s.on_control(us(90), &CtrlMsg::Nak { lost: vec![1, 2] });
             assert_eq!(s.stats().losses_counted, counted);
+        }
+    }
+
+    /// Seed 001 §3: "When the number of packets sent is less than the number of error
+    /// packets, SABUL sender sets the loss rate to one", and the rate it logs counts the ERRs
+    /// as packets. Three packets sent, then two ERRs re-reporting the same two numbers: four
+    /// counted losses against three sent. Only the 2003 code logs the extra packet.
+    #[test]
+    fn intervals_whose_errs_outnumber_the_packets_sent_are_counted() {
+        for (cfg, logged_unsent) in [(SabulConfig::default(), None), (Sabul2003Config::default().into(), Some(1))] {
+            let mut s = sender(cfg);
+            send_until(&mut s, us(20));
+            s.on_control(us(45), &CtrlMsg::Nak { lost: vec![1, 2] });
+            s.on_control(us(90), &CtrlMsg::Nak { lost: vec![1, 2] });
+            s.on_control(Time::from_millis(150), &CtrlMsg::Syn { received: 1 });
+            if s.next_timer() == Some(Time::from_millis(200)) {
+                s.on_timer(Time::from_millis(200));
+            }
+            let (st, i) = (s.stats().clone(), *s.last_interval().unwrap());
+            assert_eq!(st.rate_intervals, 1);
+            match logged_unsent {
+                Some(n) => {
+                    assert_eq!((i.sent, i.losses, i.loss_rate), (3, 4, 1.0));
+                    assert_eq!((st.intervals_errs_exceed_sent, st.packets_logged_unsent), (1, n));
+                }
+                None => assert_eq!((i.losses, st.intervals_errs_exceed_sent, st.packets_logged_unsent), (2, 0, 0)),
+            }
         }
     }
 
