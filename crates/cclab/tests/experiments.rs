@@ -43,6 +43,7 @@ fn experiment_list_names_them_all() {
 /// SACKEXP without SACK retransmit exactly one per round trip wherever they recover (RFC 6582);
 /// with SACK every marked hole goes out as the pipe allows, so at p = 10 % (windows of a few
 /// segments losing one in ten) both SACK senders retransmit more than one in some round trip.
+/// And SACKEXP follows the capacity when the bottleneck halves, without loss.
 #[test]
 fn sackexp_beats_tcp_sack_under_loss() {
     let dir = tempfile::tempdir().unwrap();
@@ -72,6 +73,14 @@ fn sackexp_beats_tcp_sack_under_loss() {
     let ten = per_round.iter().find(|r| r[0] == "10 %").unwrap();
     for cell in [&ten[1], &ten[3]] {
         assert!(mean_of(cell) > 1.0, "SACK repairs several holes per round trip: {ten:?}");
+    }
+    // "Will adopt to the link capacity": when the bottleneck halves, SACKEXP's ACK clock sets
+    // its rate to the new capacity (1 to 1 + W/(C·T) of it), and its BDP-sized window fits the
+    // half-rate pipe plus the buffer, so nothing is lost.
+    let verdicts = rows(&dir.path().join("verdicts.csv"));
+    for claim in ["SACKEXP \"will adopt to the link capacity\"", "SACKEXP loses nothing as it adapts"] {
+        let c = verdicts.iter().find(|c| c[0].starts_with(claim)).expect(claim);
+        assert_eq!(c[4], "holds", "{c:?}");
     }
 }
 

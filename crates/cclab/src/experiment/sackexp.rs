@@ -24,6 +24,10 @@
 //! round trip is read from every run alone at 60 ms and from NewReno without SACK, run on the
 //! same seeds ([`recovery_per_round`]).
 //!
+//! The design slide's "will adopt to the link capacity" is judged on a lossless run while the
+//! bottleneck falls to half its rate and comes back, against the ACK clock's prediction
+//! ([`adapts`]).
+//!
 //! The seed does not say on which of its links emulab dropped packets. A probe runs 60 ms at
 //! p = 0.1 % on each of the path's three links both ways (data and ACKs each lose
 //! `1 − (1 − p)³`), beside the bottleneck-only runs, and the notes say which of the seed's two
@@ -345,6 +349,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         }
     ));
     recovery_per_round(opts, &alone, secs, seeds, &mut out)?;
+    adapts(opts, seeds, &mut out)?;
     if opts.fast {
         out.notes.push(format!("Fast mode: RTTs 60 and 600 ms only, {secs} s runs, {seeds} seeds (full mode: 300 s, 5 seeds, and 2.4 s)."));
     }
@@ -393,6 +398,59 @@ fn recovery_per_round(opts: &Options, alone: &BTreeMap<(u64, u64, usize), Runs>,
         "\"in case multiple packets are lost from a window of data, very likely, TCP Reno has to wait for a timeout followed by slow start to recover\"".into(),
         "no classic Reno: without SACK ours recovers as NewReno, one loss per partial ACK (the fast-recovery table)".into(),
         "the slide's Reno (1990) leaves fast recovery at the first partial ACK; cclab's reno without SACK follows Linux, which stays in recovery and retransmits at each partial ACK (NewReno, RFC 6582), so the classic Reno the slide describes is not among our senders",
+    ));
+    Ok(())
+}
+
+/// The capacity SACKEXP adapts to: the bottleneck's rate over [`ADAPT_PHASE_S`]-second phases,
+/// the seed's 10 Mbit/s, then half of it, then 10 again.
+const ADAPT_RATES_MBPS: [f64; 3] = [10.0, 5.0, 10.0];
+const ADAPT_PHASE_S: u64 = 10;
+
+/// Seed 003's design slide: without a congestion window, "in contrast to UDP, the protocol will
+/// still guarantee for in-order delivery and will adopt to the link capacity" (its bandwidth
+/// window, the "ACK clock", has the link capacity as its bottleneck). SACKEXP alone at 60 ms,
+/// lossless, while the bottleneck falls to half its rate and comes back ([`ADAPT_RATES_MBPS`]).
+///
+/// What the ACK clock predicts: the window, one BDP at 10 Mbit/s, never leaves the link idle,
+/// so over the half-rate phase the link delivers exactly its capacity, and the sender sends
+/// that plus what the queue grows by, at most the window: its payload rate over the phase's
+/// payload capacity (the link's rate times MSS/(MSS + 52 header bytes)) lies between 1 and
+/// 1 + W/(C·T). And the window fits the half-rate pipe plus the buffer (one
+/// BDP at 10 Mbit/s), so nothing is dropped. A UDP sender at 10 Mbit/s would send twice the
+/// capacity and lose half.
+fn adapts(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserError> {
+    let rtt = 60;
+    let f = flow("none", true, rtt);
+    let payload = f.sender.mss as f64 / (f.sender.mss + sim::config::TCP_HEADER_BYTES) as f64;
+    let mut ratios = Vec::new();
+    let mut drops = Vec::new();
+    for seed in 1..=seeds {
+        let mut cfg = config(vec![f.clone()], 0.0, ADAPT_PHASE_S * ADAPT_RATES_MBPS.len() as u64, seed);
+        cfg.link.schedule = ADAPT_RATES_MBPS.iter().enumerate().skip(1).map(|(i, &m)| (Time::from_secs(ADAPT_PHASE_S * i as u64), Rate::from_bits_per_sec(m * 1e6))).collect();
+        let r = run_one(cfg, &opts.out.join(format!("rtt-{rtt}ms/capacity-change/seed-{seed}")))?;
+        let (from, to) = ((ADAPT_PHASE_S) as f64, (2 * ADAPT_PHASE_S) as f64);
+        // 1 s samples: each holds the megabits sent over the second before it.
+        let sent_mbit: f64 = r.series.as_ref().map_or(0.0, |s| s.flows.iter().filter(|x| x.time > from + 1e-9 && x.time <= to + 1e-9).map(|x| x.throughput_mbps).sum());
+        ratios.push(sent_mbit / (ADAPT_RATES_MBPS[1] * payload * (to - from)));
+        drops.push(r.summary.link.drops as f64);
+    }
+    let window_mbit = 10.0 * rtt as f64 / 1e3;
+    let tolerance = window_mbit / (ADAPT_RATES_MBPS[1] * ADAPT_PHASE_S as f64);
+    let rates = ADAPT_RATES_MBPS.map(|m| format!("{m}")).join(" → ");
+    out.claims.push(Claim::band(
+        &format!("SACKEXP \"will adopt to the link capacity\" (\"Bandwidth window, 'ACK clock', assumed bottleneck: link capacity\"): its sending rate over the capacity (payload) while the bottleneck runs at half its rate (RTT {rtt} ms, lossless, {rates} Mbit/s, {ADAPT_PHASE_S} s each)"),
+        &ratios,
+        (1.0, 1.0 + tolerance),
+        "",
+        "the ACK clock keeps the link busy, so the sender sends the capacity plus what the queue grows by, at most its window W: 1 to 1 + W/(C·T)",
+    ));
+    out.claims.push(Claim::bound(
+        "SACKEXP loses nothing as it adapts: the link's drops in that run (its window, a BDP at 10 Mbit/s, fits the half-rate pipe plus the one-BDP buffer)",
+        "no loss, where a UDP sender at 10 Mbit/s would lose half",
+        &drops,
+        Bound::AtMost(0.0),
+        "packets",
     ));
     Ok(())
 }
