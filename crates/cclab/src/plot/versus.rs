@@ -59,7 +59,8 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
         name: name.into(),
         title: title.into(),
         size: (1200, height),
-        panels: vec![Panel::new(x, y, vec![seed, ours])],
+        // No reference figure at all (a measure the seed states in words): no legend entry for it.
+        panels: vec![Panel::new(x, y, if seed.points.is_empty() { vec![ours] } else { vec![seed, ours] })],
     }
 }
 
@@ -86,6 +87,15 @@ mod tests {
         assert_eq!(seed.bars, [(288.0, 291.0), (94.5, 94.5)]);
         assert_eq!(ours.points, [(289.6, OFFSET), (10.0, 2.0 + OFFSET)]);
         assert!(p.x.hi >= 291.0 && p.x.lo == 0.0);
+    }
+
+    /// Rows without a seed's figure draw ours alone, with no legend entry for the seed.
+    #[test]
+    fn no_reference_series_without_a_reference_figure() {
+        let rows = [VersusRow { label: "a".into(), seed: None, ours: Some((1.0, (0.5, 1.5))) }];
+        let f = figure("v", "t", "x", &rows, false, ("seed", "ours"));
+        let labels: Vec<_> = f.panels[0].series.iter().map(|s| s.label.clone()).collect();
+        assert_eq!(labels, [Some("ours".to_string())]);
     }
 
     #[test]

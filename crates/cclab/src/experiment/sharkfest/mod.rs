@@ -15,7 +15,7 @@ mod qualities;
 mod talk;
 
 use super::{Options, Output, Table};
-use crate::plot::{DelayPoint, VersusRow};
+use crate::plot::{color, Axis, DelayPoint, Figure, Marker, Panel, Series, Style, VersusRow, WIDE};
 use crate::stats::Summary;
 use crate::table::num;
 use crate::UserError;
@@ -215,6 +215,26 @@ fn tables(r: &Results, out: &mut Output) {
     out.tables.push(l);
 }
 
+/// The ratio each Illinois cut kept against the queueing delay at it (a share of the run's
+/// largest), over the law: 1 − β with β = 1/8 up to 10 % of the largest delay, 1/2 from 80 %,
+/// linear in between.
+fn illinois_beta(cuts: &[(f64, f64)]) -> Figure {
+    let law = vec![(0.0, 7.0 / 8.0), (0.1, 7.0 / 8.0), (0.8, 0.5), (1.0, 0.5)];
+    Figure {
+        name: "illinois-beta".into(),
+        title: format!("Illinois alone on {} under random loss: the window kept at each cut ({} cuts)", TESTBED.label(), cuts.len()),
+        size: WIDE,
+        panels: vec![Panel::new(
+            Axis::new("queueing delay at the cut, share of the run's largest ((RTT − min)/(max − min), smoothed RTT)", 0.0, 1.0),
+            Axis::new("window kept, 1 − β (ssthresh after over cwnd before)", 0.4, 1.0),
+            vec![
+                Series::new(Some("ours: one cut".into()), color(0), Style::Points { marker: Marker::Circle, hollow: false }, cuts.to_vec()),
+                Series::new(Some("tcp_illinois.c: 1 − β(d)".into()), color(3), Style::Line { width: 2 }, law),
+            ],
+        )],
+    }
+}
+
 fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError> {
     let dir = opts.out.join("plots");
     let ours_label = format!("ours: mean, min–max over {} seeds", r.seeds);
@@ -256,6 +276,20 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
             delay_p95_ms: rows[0].rtt_p95_ms,
         })
         .collect();
+    let oscillation: Vec<VersusRow> = r
+        .qualities
+        .long
+        .iter()
+        .map(|(cc, runs)| {
+            let family = ALGORITHMS.iter().find(|a| a.name == *cc).map_or("", |a| a.family.as_str());
+            ours_row(format!("{} ({family})", display_name(cc)), None, &runs.iter().map(|x| x.window_cv).collect::<Vec<_>>())
+        })
+        .collect();
+    out.plots.push((
+        "Oscillation: the window's σ/μ alone, per algorithm (the talk: loss-based \"inevitable high oscillation\", Vegas \"very smooth\")".into(),
+        vec![v("window-oscillation", &format!("The window's σ/μ over the second half of {} s alone on {}", qualities::LONG_S, TESTBED.label()), "σ/μ of the window (0: constant)", &oscillation)?],
+    ));
+    out.plots.push(("Illinois's β against the queueing delay: each cut under random loss, and tcp_illinois.c's law".into(), vec![illinois_beta(&r.laws.illinois_any_queue).write(&dir)?]));
     let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", "Alone on 40 Mbit/s, 100 ms, 1 BDP (seed 1)", ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
     out.plots.insert(0, ("Goodput against delay, one point per algorithm (Pantheon's plot)".into(), vec![scatter]));
     Ok(())
