@@ -78,7 +78,9 @@ fn sackexp_beats_tcp_sack_under_loss() {
     // its rate to the new capacity (1 to 1 + W/(C·T) of it), and its BDP-sized window fits the
     // half-rate pipe plus the buffer, so nothing is lost.
     let verdicts = rows(&dir.path().join("verdicts.csv"));
-    for claim in ["SACKEXP \"will adopt to the link capacity\"", "SACKEXP loses nothing as it adapts"] {
+    // At p = 0.1 % each sender retransmits about one packet in a thousand, so both
+    // efficiencies are 1 − p to a few hundredths of a point: "identical" (one point apart at most).
+    for claim in ["SACKEXP \"will adopt to the link capacity\"", "SACKEXP loses nothing as it adapts", "SACKEXP's and TCP SACK's efficiencies alike at p = 0.1 %"] {
         let c = verdicts.iter().find(|c| c[0].starts_with(claim)).expect(claim);
         assert_eq!(c[4], "holds", "{c:?}");
     }
