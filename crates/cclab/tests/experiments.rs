@@ -147,6 +147,12 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     let jump: Vec<_> = verdicts.iter().filter(|r| r[0].contains("mVegas's jump") || r[0].contains("the jump's lasting cost")).collect();
     assert_eq!(jump.len(), 4, "three trials and the lasting cost");
     assert!(jump.iter().all(|r| r[4] == "holds" || !r[5].is_empty()), "{jump:?}");
+    // The seed's aim on a clean link: Reno alone overflows its one-BDP buffer every sawtooth,
+    // mVegas alone holds about beta = 6 packets of a 17-packet buffer and loses none once slow
+    // start is over; against Reno, mVegas's larger target backlog keeps more of the link than
+    // Vegas's alpha-beta of 2-4.
+    assert_eq!(verdict("mVegas does so \"without as recklessly courting packet loss"), "holds");
+    assert_eq!(verdict("mVegas competes \"more favorably\" with Reno"), "holds");
     vegas_trials_probes_exclude_stalls(dir.path());
 }
 

@@ -27,8 +27,8 @@ use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, LinkConfig, QueueLimit, RunResult, SimConfig};
 
-const RATE_BPS: f64 = 10e6;
-const RTT_MS: u64 = 20;
+pub(super) const RATE_BPS: f64 = 10e6;
+pub(super) const RTT_MS: u64 = 20;
 const SECS: u64 = 30;
 /// The start-up the measure leaves out.
 const SETTLE_S: f64 = 10.0;

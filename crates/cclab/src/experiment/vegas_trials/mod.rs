@@ -8,10 +8,12 @@
 //! seed's own Vegas column is set against its Reno and mVegas columns in [`columns`], and
 //! [`fitted_noise`] reads cause A under that finding, with a noise level fitted on one cell and
 //! checked on the others. The seed's explanation of trials 1, 2 and 4, mVegas's jump out of
-//! slow start, is read off the start of those runs in [`jump`].
+//! slow start, is read off the start of those runs in [`jump`]; its aim, to compete with Reno
+//! without courting loss as Reno does, on a clean link in [`compete`].
 
 mod backlog;
 mod columns;
+mod compete;
 mod figures;
 mod fitted_noise;
 mod jump;
@@ -148,6 +150,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.push(fitted_noise::table(fitted_noise, &noise_checks));
     out.claims = claims(&all, noise_us, &sweep, &probes, &mut out.notes)?;
     out.claims.extend(jump::claims(&jump::run(runs, opts)?));
+    out.claims.extend(compete::claims(opts, runs as u64)?);
     let (backlog_table, backlog_claims) = backlog::claims(opts, runs as u64)?;
     out.tables.push(backlog_table);
     out.claims.extend(backlog_claims);
@@ -608,15 +611,41 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
     same.seed = format!("mVegas {} and Vegas {} Mbit/s: no significant difference", num(mean(&t3, 2)), num(mean(&t3, 1)));
     directions.push((same, why_vegas_100ms.to_string()));
     let within_two = |trial: u32| -> Vec<f64> { runs(trial, 0).iter().zip(runs(trial, 2)).map(|(r, m)| r / m).collect() };
-    let competitive = [
-        (3, "trial 3: mVegas \"moving within a factor of two of Reno\" (Reno over mVegas, per seed)"),
-        (6, "trial 6: mVegas \"highly competitive with Reno\" (Reno over mVegas, per seed; within a factor of two, as the seed says of trial 3)"),
-    ];
-    for (trial, claim) in competitive {
-        let t = seed::trial(trial);
-        let seed_ratio = format!("Reno {} over mVegas {} = {}", num(mean(t, 0)), num(mean(t, 2)), num(mean(t, 0) / mean(t, 2)));
-        directions.push((Claim::bound(claim, &seed_ratio, &within_two(trial), Bound::AtMost(2.0), ""), why_vegas_100ms.to_string()));
-    }
+    directions.push((
+        Claim::bound(
+            "trial 3: mVegas \"moving within a factor of two of Reno\" (Reno over mVegas, per seed)",
+            &format!("Reno {} over mVegas {} = {}", num(mean(t3, 0)), num(mean(t3, 2)), num(mean(t3, 0) / mean(t3, 2))),
+            &within_two(3),
+            Bound::AtMost(2.0),
+            "",
+        ),
+        why_vegas_100ms.to_string(),
+    ));
+    // "Highly competitive" is more than trial 3's factor of two: in the seed's own trial 6 runs
+    // Welch's test cannot tell mVegas's mean from Reno's, and that is the test of ours.
+    let (seed_reno, seed_mvegas) = (t6.cells[0].summary(), t6.cells[2].summary());
+    let mut highly = Claim::distribution(
+        "trial 6: mVegas \"highly competitive with Reno\" (our mVegas runs against our Reno runs: no difference by Welch's test, as in the seed's own runs)",
+        runs(6, 2),
+        Summary::of(runs(6, 0)).expect("runs"),
+        "Mbit/s",
+    );
+    highly.seed = format!(
+        "mVegas {} against Reno {} Mbit/s: Welch's {}",
+        num(seed_mvegas.mean),
+        num(seed_reno.mean),
+        crate::stats::welch_p(&seed_mvegas, &seed_reno).map_or("-".into(), crate::verdict::p_equals)
+    );
+    let (ours_m, ours_r) = (Summary::of(runs(6, 2)).expect("runs"), Summary::of(runs(6, 0)).expect("runs"));
+    highly.ours = format!("mVegas {} against Reno {}", crate::verdict::spread(&ours_m, "Mbit/s"), crate::verdict::spread(&ours_r, "Mbit/s"));
+    let why_highly = format!(
+        "ours: mVegas {} against Reno {} Mbit/s. Behind 100 ms of ACK delay mVegas leaves slow start after two round trips and then climbs at most a segment per round trip, so within iperf's 10 s it stays below the receive window that holds Reno (cause E); the seed's mVegas runs span {}-{} Mbit/s, one above its Reno's, which is what leaves its means indistinguishable",
+        crate::verdict::spread(&ours_m, ""),
+        crate::verdict::spread(&ours_r, ""),
+        num(seed_mvegas.min),
+        num(seed_mvegas.max)
+    );
+    directions.push((highly, why_highly));
     // "Much lower": significantly, by the one-sided F-test of the two variances at α.
     let (m6, r6) = (Summary::of(runs(6, 2)).expect("runs"), Summary::of(runs(6, 0)).expect("runs"));
     let f_crit = statrs::distribution::FisherSnedecor::new((m6.n - 1) as f64, (r6.n - 1) as f64)
