@@ -335,7 +335,7 @@ fn efficiency(k: usize, row: &Row, ours: &[f64], (in_phase, below_90): (&[f64], 
     let total: f64 = row.seed_mbit.iter().sum();
     let c = Claim::bound(
         &format!("row {}: \"SABUL can utilize network bandwidth efficiently\" (the three flows' link utilisation, at least the seed's total of {total:.0} Mb/s over a gigabit)", k + 1),
-        &format!("{:.1} %", total / 10.0),
+        &format!("{:.1} % ({total:.0} Mb/s, if its link carried a gigabit: the seed gives no capacity)", total / 10.0),
         &ours.iter().map(|u| u * 100.0).collect::<Vec<_>>(),
         Bound::AtLeast(total / 10.0),
         "%",
