@@ -35,6 +35,10 @@
 //!   host-noise preset (measured on this project's host, [`sim::hostnoise`]) and the testbed's
 //!   buffer of 333 packets at both RTTs: what Vegas's utilisation falls short of Reno's at
 //!   0.2 ms against at 100 ms.
+//! - **Vegas against every loss-based algorithm.** "Gets beaten by **any** loss-based
+//!   algorithm": Vegas against one flow of each loss-based algorithm run (the talk's `-n 2`
+//!   test, [`super::measure::Link::share_against`]), its share of the two flows' goodput over
+//!   the second half.
 //! - **BBR v1 on a shallow buffer.** "Ignores packet loss, susceptible to high loss rate +
 //!   shallow buffer combination" (the talk's first item for BBR v2). BBR v1 bounds what it
 //!   has in flight by cwnd_gain = 2 BDPs whatever it loses, which a buffer below one BDP
@@ -167,6 +171,8 @@ pub struct Qualities {
     pub small_link: (Vec<f64>, Vec<f64>),
     /// Drops over packets sent (%) of five flows on the shallow buffer: BBR, BBRv3, CUBIC.
     pub shallow: [Vec<f64>; 3],
+    /// Vegas's share against one flow of each loss-based algorithm run, per seed.
+    pub vegas_against: Vec<(&'static str, Vec<f64>)>,
     /// Utilisation of five flows on [`vegas_buffers`]: (Vegas, Reno) on the small buffer,
     /// then on the large one.
     pub small_buffer: (Vec<f64>, Vec<f64>),
@@ -202,8 +208,14 @@ pub fn run(names: &[&'static str], seeds: u64, fast: bool, out: &Path) -> Result
     let buffer = |cc: &str, packets: u64| per_seed(&|s| buffer_utilisation(cc, packets, secs, s, &dir.join("vegas-buffer").join(format!("{cc}-{packets}-packets-seed-{s}"))));
     let noisy = |cc: &str, rtt: Time| per_seed(&|s| noisy_utilisation(cc, rtt, s, &dir.join("noisy-hosts").join(format!("{cc}-{}us-seed-{s}", rtt.as_nanos() / 1000))));
     let long_rtt = Time::from_millis(TESTBED.rtt_ms);
+    let loss_based: Vec<&'static str> = names.iter().copied().filter(|cc| cc::ALGORITHMS.iter().any(|a| a.name == *cc && a.family == cc::Family::Loss)).collect();
+    let vegas_against = loss_based
+        .into_iter()
+        .map(|rival| Ok((rival, per_seed(&|s| TESTBED.share_against("vegas", rival, secs, s, &dir.join("vegas-against").join(format!("{rival}-seed-{s}"))))?)))
+        .collect::<Result<Vec<_>, UserError>>()?;
     Ok(Qualities {
         multi_flow_secs: secs,
+        vegas_against,
         small_buffer: (buffer("vegas", small)?, buffer("reno", small)?),
         large_buffer: (buffer("vegas", large)?, buffer("reno", large)?),
         short_rtt: (noisy("vegas", SHORT_RTT)?, noisy("reno", SHORT_RTT)?),

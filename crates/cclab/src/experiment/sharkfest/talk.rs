@@ -783,7 +783,36 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     not_lfn(r, &mut c);
     shallow_buffer(r, &mut c);
     vegas_dislikes(r, &mut c);
+    beaten_by_any(r, &mut c);
     c
+}
+
+/// Vegas: "Gets beaten by **any** loss-based algorithm": against each loss-based algorithm,
+/// judged on the one that leaves Vegas the most on each seed.
+fn beaten_by_any(r: &Results, claims: &mut Vec<Claim>) {
+    let against = &r.qualities.vegas_against;
+    if against.is_empty() {
+        return;
+    }
+    let seeds = against[0].1.len();
+    let best: Vec<(f64, &str)> = (0..seeds).map(|i| against.iter().map(|(cc, v)| (v[i], *cc)).fold((f64::NEG_INFINITY, ""), |a, b| if b.0 > a.0 { b } else { a })).collect();
+    let shares: Vec<f64> = best.iter().map(|b| b.0).collect();
+    let mut kinder: Vec<&str> = best.iter().map(|b| name(b.1)).collect();
+    kinder.dedup();
+    let rivals = against.iter().map(|(cc, v)| format!("{} {}", name(cc), num(mean(v)))).collect::<Vec<_>>().join(", ");
+    let c = Claim::bound(
+        &format!(
+            "Vegas \"Gets beaten by any loss-based algorithm\": its largest share against one flow of any loss-based algorithm on each seed ({}; {} s on {}); mean share against each: {rivals}",
+            kinder.join(", "),
+            r.qualities.multi_flow_secs,
+            TESTBED.label()
+        ),
+        "below half against every one",
+        &shares,
+        Bound::AtMost(0.5),
+        "",
+    );
+    claims.push(c);
 }
 
 /// Vegas: "Doesn't like small buffers", "Doesn't like small RTTs" ([`super::qualities`]).
