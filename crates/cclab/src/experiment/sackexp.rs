@@ -113,6 +113,8 @@ struct Runs {
     efficiency: Vec<f64>,
     /// The most retransmissions fast recovery sent in one round trip.
     per_round: Vec<f64>,
+    /// Retransmission timeouts.
+    timeouts: Vec<f64>,
 }
 
 impl Runs {
@@ -121,6 +123,7 @@ impl Runs {
         self.goodput.push(f.goodput_bps / 1e6);
         self.efficiency.push(f.efficiency);
         self.per_round.push(f.recovery_retransmits_max_per_round as f64);
+        self.timeouts.push(f.timeouts as f64);
     }
 }
 
@@ -252,6 +255,16 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 "points",
             );
             out.claims.push(judged(c));
+        }
+        for p in [0.01, 0.1, 0.2] {
+            let (with, without) = (&alone[&(rtt, key(p), 0)].timeouts, &alone[&(rtt, key(p), 2)].timeouts);
+            out.claims.push(Claim::direction(
+                &format!("without SACK, duplicate ACKs \"can lead to timeouts\": SACKEXP's retransmission timeouts without SACK above with it, p = {} ({at})", pct(p)),
+                "\"waste of bandwidth on duplicate ACKs that can lead to timeouts\"",
+                ("without SACK", without),
+                ("with SACK", with),
+                "timeouts",
+            ));
         }
         for p in [0.01, 0.1, 0.2] {
             let with = &alone[&(rtt, key(p), 0)].efficiency;
