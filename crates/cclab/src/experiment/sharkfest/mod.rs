@@ -60,7 +60,7 @@ fn ours_row(label: String, seed: Option<(f64, Option<(f64, f64)>)>, xs: &[f64]) 
 
 pub fn run(opts: &Options) -> Result<Output, UserError> {
     let names: Vec<&'static str> = if opts.fast {
-        vec!["tahoe", "reno", "newreno", "scalable", "highspeed", "cubic", "vegas", "illinois", "compound", "westwood", "bbr"]
+        vec!["tahoe", "reno", "newreno", "scalable", "highspeed", "cubic", "vegas", "mvegas", "illinois", "compound", "westwood", "bbr"]
     } else {
         ALGORITHMS.iter().map(|a| a.name).filter(|&n| n != "none").collect()
     };

@@ -784,7 +784,36 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     shallow_buffer(r, &mut c);
     vegas_dislikes(r, &mut c);
     beaten_by_any(r, &mut c);
+    no_loss_needed(r, &mut c);
     c
+}
+
+/// "Transition to congestion avoidance state could be done with no observed packet loss at
+/// all": the delay-based algorithms' loss episodes in the 60 s run alone, the fewest of any of
+/// them on each seed.
+fn no_loss_needed(r: &Results, claims: &mut Vec<Claim>) {
+    let delay: Vec<(&str, Vec<f64>)> =
+        r.rows.iter().filter(|(cc, _)| cc::ALGORITHMS.iter().any(|a| a.name == *cc && a.family == cc::Family::Delay)).map(|(cc, rows)| (*cc, rows.iter().map(|x| x.loss_episodes).collect())).collect();
+    if delay.is_empty() {
+        return;
+    }
+    let fewest: Vec<f64> = (0..r.seeds).map(|i| delay.iter().map(|(_, v)| v[i]).fold(f64::INFINITY, f64::min)).collect();
+    let each = delay.iter().map(|(cc, v)| format!("{} {}", name(cc), num(mean(v)))).collect::<Vec<_>>().join(", ");
+    let c = Claim::bound(
+        &format!("\"Transition to congestion avoidance state could be done with no observed packet loss at all\": the fewest loss episodes of any delay-based algorithm in {ALONE_S} s alone on {} (mean episodes: {each})", TESTBED.label()),
+        "none, for a delay-based algorithm",
+        &fewest,
+        Bound::AtMost(0.0),
+        "episodes",
+    );
+    let vegas_lost = delay.iter().any(|(cc, v)| *cc == "vegas" && mean(v) > 0.0);
+    claims.push(if c.holds() && !vegas_lost {
+        c
+    } else if c.holds() {
+        c.because("Vegas's one episode is its slow start's overshoot: it reads each round's smallest RTT, which stays at the base RTT while slow start's bursts leave the queue time to drain between them, so it leaves one doubling late and a window of about two BDPs overflows the one-BDP buffer (our reading of its runs)")
+    } else {
+        c.because("every delay-based algorithm run lost packets once, in its slow start's overshoot (our reading of Vegas's runs: it leaves slow start one doubling late, when the round's smallest RTT first rises)")
+    });
 }
 
 /// Vegas: "Gets beaten by **any** loss-based algorithm": against each loss-based algorithm,
