@@ -86,7 +86,7 @@ fn sackexp_beats_tcp_sack_under_loss() {
         "SACKEXP \"will adopt to the link capacity\"",
         "SACKEXP loses nothing as it adapts",
         "SACKEXP's and TCP SACK's efficiencies alike at p = 0.1 %",
-        "without SACK, duplicate ACKs \"can lead to timeouts\": SACKEXP's retransmission timeouts without SACK above with it, p = 10 % (RTT 60 ms)",
+        "without SACK, duplicate ACKs \"can lead to timeouts\": SACKEXP's retransmission timeouts without SACK above with it: p = 10 % (RTT 60 ms)",
     ] {
         let c = verdicts.iter().find(|c| c[0].starts_with(claim)).expect(claim);
         assert_eq!(c[4], "holds", "{c:?}");

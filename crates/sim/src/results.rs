@@ -174,7 +174,7 @@ pub struct Accounting {
 }
 
 /// One time-series row per flow per interval; columns after flowgrind's.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct FlowSample {
     pub time: f64,
     pub flow: u32,

@@ -144,24 +144,7 @@ mod tests {
     use sim::results::FlowSample;
 
     fn sample(time: f64, state: &'static str, cwnd: f64) -> FlowSample {
-        FlowSample {
-            time,
-            flow: 0,
-            cwnd: Some(cwnd),
-            ssthresh: None,
-            inflight: 0,
-            sacked: 0,
-            lost: 0,
-            retr: 0,
-            rtt_ms: None,
-            rttvar_ms: 0.0,
-            rto_ms: 0.0,
-            state,
-            pacing_rate_mbps: None,
-            throughput_mbps: 0.0,
-            goodput_mbps: 0.0,
-            delivered_bytes: 0,
-        }
+        FlowSample { time, cwnd: Some(cwnd), state, ..FlowSample::default() }
     }
 
     /// Slow start to 20, a jump to 12, then 8 and 10 from 0.1 s on: after 12, later 9.
