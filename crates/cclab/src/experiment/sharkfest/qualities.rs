@@ -26,7 +26,8 @@
 //!   keep α to β packets queued (2 to 4, Linux's defaults), so the talk's five flows (`-n 5`)
 //!   need a buffer of 5α = 10 packets to rest and of 5β = 20 to hold all they may queue. On a
 //!   buffer of half the first ([`vegas_buffers`]) they overflow it before their delay rule can
-//!   act and lose packets as a loss-based algorithm does; on the second they do not. Measure:
+//!   act and lose packets as a loss-based algorithm does; on the second their rule can hold
+//!   them once slow start is over. Measure:
 //!   utilisation of five Vegas flows against five Reno flows on the testbed with each buffer.
 //! - **Vegas and small RTTs.** "Doesn't like small RTTs". Vegas reads its queue off the RTT
 //!   above the smallest seen, so timing noise of the hosts (waking up to a packet, being
