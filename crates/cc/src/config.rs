@@ -209,6 +209,11 @@ impl CcConfig {
     }
 }
 
+/// The family (loss, delay, hybrid, ...) of the algorithm named `name`, if there is one.
+pub fn family_of(name: &str) -> Option<Family> {
+    ALGORITHMS.iter().find(|a| a.name == name).map(|a| a.family)
+}
+
 /// The command-line names of every algorithm.
 pub fn algorithm_names() -> Vec<&'static str> {
     ALGORITHMS.iter().map(|a| a.name).collect()
@@ -277,6 +282,14 @@ impl CongestionControl for Cc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn family_of_reads_the_list() {
+        assert_eq!(family_of("reno"), Some(Family::Loss));
+        assert_eq!(family_of("vegas"), Some(Family::Delay));
+        assert_eq!(family_of("bbr"), Some(Family::Model));
+        assert_eq!(family_of("nosuch"), None);
+    }
 
     #[test]
     fn every_listed_algorithm_builds_and_keeps_its_name() {

@@ -37,7 +37,7 @@ pub mod window;
 #[doc(hidden)]
 pub mod testing;
 
-pub use config::{algorithm_names, AlgorithmInfo, Cc, CcConfig, Family, ALGORITHMS};
+pub use config::{algorithm_names, family_of, AlgorithmInfo, Cc, CcConfig, Family, ALGORITHMS};
 pub use names::display_name;
 pub use controller::{
     CcEvent, CcInit, CongestionControl, Control, Ctx, EventLog, FastRecovery, Feedback, RateSample, RttStats, Sent,

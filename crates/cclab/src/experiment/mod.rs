@@ -10,6 +10,7 @@
 mod attacks;
 mod mathis;
 mod nmap_scaling;
+mod readings;
 mod sabul_table1;
 mod sackexp;
 mod sharkfest;

@@ -13,6 +13,7 @@
 //! receiver (our receiver acknowledges every segment). The talk's totals turn out to be twice
 //! that; [`super::talk`] says why.
 
+use super::super::readings::{goodput_between, second_half_share};
 use super::super::run_one;
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
@@ -241,23 +242,6 @@ pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
     c.gain_up = median(up);
     c.gain_down = median(down);
     c
-}
-
-/// Each flow's goodput between `from` and `to` seconds (bit/s), from the time series.
-fn goodput_between(r: &RunResult, from: f64, to: f64) -> Vec<f64> {
-    let series = &r.series.as_ref().expect("time series").flows;
-    (0..r.summary.flows.len() as u32)
-        .map(|id| {
-            let at = |t: f64| series.iter().filter(|s| s.flow == id && s.time <= t + 1e-9).last().map_or(0, |s| s.delivered_bytes);
-            (at(to) - at(from)) as f64 * 8.0 / (to - from)
-        })
-        .collect()
-}
-
-/// The first flow's share of the first two flows' goodput over the run's second half.
-fn second_half_share(r: &RunResult) -> f64 {
-    let g = goodput_between(r, r.summary.sim_time_s / 2.0, r.summary.sim_time_s);
-    g[0] / (g[0] + g[1]).max(1.0)
 }
 
 /// The first flow's retransmissions after `after` seconds, from the time series.

@@ -209,7 +209,7 @@ fn tables(r: &Results, out: &mut Output) {
         &["algorithm", "family", "drops after slow start", "window σ/μ"],
     );
     for (cc, runs) in &q.long {
-        let family = cc::ALGORITHMS.iter().find(|a| a.name == *cc).map_or("", |a| a.family.as_str());
+        let family = cc::family_of(cc).map_or("", cc::Family::as_str);
         l.row(vec![display_name(cc).into(), family.into(), spread(&runs.iter().map(|x| x.late_drops).collect::<Vec<_>>(), 1.0), spread(&runs.iter().map(|x| x.window_cv).collect::<Vec<_>>(), 1.0)]);
     }
     out.tables.push(l);
@@ -281,7 +281,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         .long
         .iter()
         .map(|(cc, runs)| {
-            let family = ALGORITHMS.iter().find(|a| a.name == *cc).map_or("", |a| a.family.as_str());
+            let family = cc::family_of(cc).map_or("", cc::Family::as_str);
             ours_row(format!("{} ({family})", display_name(cc)), None, &runs.iter().map(|x| x.window_cv).collect::<Vec<_>>())
         })
         .collect();

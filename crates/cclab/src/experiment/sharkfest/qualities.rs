@@ -104,12 +104,11 @@ pub struct Long {
 
 impl Long {
     pub fn of(r: &RunResult) -> Long {
-        let series = r.series.as_ref().expect("time series");
-        let drops_at = |t: f64| series.link.iter().take_while(|s| s.time <= t + 1e-9).last().map_or(0, |s| s.drops);
         let end = r.summary.sim_time_s;
-        let w: Vec<f64> = series.flows.iter().filter(|s| s.flow == 0 && s.time >= end / 2.0).filter_map(|s| s.cwnd).collect();
+        let flows = r.series.as_ref().map(|s| s.flows.as_slice()).unwrap_or_default();
+        let w: Vec<f64> = flows.iter().filter(|s| s.flow == 0 && s.time >= end / 2.0).filter_map(|s| s.cwnd).collect();
         let window_cv = crate::stats::Summary::of(&w).map_or(f64::NAN, |s| s.sd / s.mean);
-        Long { late_drops: (drops_at(end) - drops_at(SETTLED_S)) as f64, window_cv }
+        Long { late_drops: super::super::readings::drops_after(r, SETTLED_S), window_cv }
     }
 }
 
@@ -209,7 +208,7 @@ pub fn run(names: &[&'static str], seeds: u64, fast: bool, out: &Path) -> Result
     let buffer = |cc: &str, packets: u64| per_seed(&|s| buffer_utilisation(cc, packets, secs, s, &dir.join("vegas-buffer").join(format!("{cc}-{packets}-packets-seed-{s}"))));
     let noisy = |cc: &str, rtt: Time| per_seed(&|s| noisy_utilisation(cc, rtt, s, &dir.join("noisy-hosts").join(format!("{cc}-{}us-seed-{s}", rtt.as_nanos() / 1000))));
     let long_rtt = Time::from_millis(TESTBED.rtt_ms);
-    let loss_based: Vec<&'static str> = names.iter().copied().filter(|cc| cc::ALGORITHMS.iter().any(|a| a.name == *cc && a.family == cc::Family::Loss)).collect();
+    let loss_based: Vec<&'static str> = names.iter().copied().filter(|cc| cc::family_of(cc) == Some(cc::Family::Loss)).collect();
     let vegas_against = loss_based
         .into_iter()
         .map(|rival| Ok((rival, per_seed(&|s| TESTBED.share_against("vegas", rival, secs, s, &dir.join("vegas-against").join(format!("{rival}-seed-{s}"))))?)))

@@ -793,7 +793,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
 /// them on each seed.
 fn no_loss_needed(r: &Results, claims: &mut Vec<Claim>) {
     let delay: Vec<(&str, Vec<f64>)> =
-        r.rows.iter().filter(|(cc, _)| cc::ALGORITHMS.iter().any(|a| a.name == *cc && a.family == cc::Family::Delay)).map(|(cc, rows)| (*cc, rows.iter().map(|x| x.loss_episodes).collect())).collect();
+        r.rows.iter().filter(|(cc, _)| cc::family_of(cc) == Some(cc::Family::Delay)).map(|(cc, rows)| (*cc, rows.iter().map(|x| x.loss_episodes).collect())).collect();
     if delay.is_empty() {
         return;
     }
@@ -891,7 +891,7 @@ fn vegas_dislikes(r: &Results, claims: &mut Vec<Claim>) {
 fn cliff(r: &Results, claims: &mut Vec<Claim>) {
     let q = &r.qualities;
     let loss_based: Vec<(&str, &[qualities::Long])> =
-        q.long.iter().filter(|(cc, _)| cc::ALGORITHMS.iter().any(|a| a.name == *cc && a.family == cc::Family::Loss)).map(|(cc, v)| (*cc, v.as_slice())).collect();
+        q.long.iter().filter(|(cc, _)| cc::family_of(cc) == Some(cc::Family::Loss)).map(|(cc, v)| (*cc, v.as_slice())).collect();
     let Some(vegas) = q.long("vegas") else { return };
     if loss_based.is_empty() {
         return;

@@ -11,10 +11,11 @@
 //!   [`SETTLE_S`], once slow start's overshoot is over, Reno's against mVegas's.
 
 use super::backlog::{RATE_BPS, RTT_MS};
+use crate::experiment::readings::{drops_after, second_half_share};
 use crate::experiment::{run_one, Claim, Options};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
-use sim::{FlowConfig, LinkConfig, QueueLimit, RunResult, SimConfig};
+use sim::{FlowConfig, LinkConfig, QueueLimit, SimConfig};
 
 /// Each run's length: Reno's sawtooth on this link (a window of 2 BDPs = 33 segments, halved at
 /// each loss) is about 17 RTTs of 20-40 ms, well under a second, so a minute holds dozens.
@@ -33,28 +34,12 @@ fn config(algorithms: &[&str], seed: u64) -> Result<SimConfig, UserError> {
     })
 }
 
-/// Flow 0's share of the two flows' goodput over the second half.
-fn first_share(r: &RunResult) -> f64 {
-    let series = r.series.as_ref().map(|s| s.flows.as_slice()).unwrap_or_default();
-    let at = |flow: u32, t: f64| series.iter().filter(|s| s.flow == flow && s.time <= t + 1e-9).last().map_or(0, |s| s.delivered_bytes) as f64;
-    let half = SECS as f64 / 2.0;
-    let got = |flow: u32| at(flow, SECS as f64) - at(flow, half);
-    got(0) / (got(0) + got(1)).max(1.0)
-}
-
-/// Packets the link dropped after [`SETTLE_S`].
-fn late_drops(r: &RunResult) -> f64 {
-    let link = r.series.as_ref().map(|s| s.link.as_slice()).unwrap_or_default();
-    let at = |t: f64| link.iter().filter(|l| l.time <= t + 1e-9).last().map_or(0, |l| l.drops);
-    (at(SECS as f64) - at(SETTLE_S)) as f64
-}
-
 /// The runs and the two claims.
 pub fn claims(opts: &Options, seeds: u64) -> Result<Vec<Claim>, UserError> {
     let dir = opts.out.join("compete");
     let per_seed = |f: &dyn Fn(u64) -> Result<f64, UserError>| (1..=seeds).map(f).collect::<Result<Vec<f64>, UserError>>();
-    let share = |cc: &str| per_seed(&|s| Ok(first_share(&run_one(config(&[cc, "reno"], s)?, &dir.join(format!("{cc}-vs-reno/seed-{s}")))?)));
-    let drops = |cc: &str| per_seed(&|s| Ok(late_drops(&run_one(config(&[cc], s)?, &dir.join(format!("{cc}-alone/seed-{s}")))?)));
+    let share = |cc: &str| per_seed(&|s| Ok(second_half_share(&run_one(config(&[cc, "reno"], s)?, &dir.join(format!("{cc}-vs-reno/seed-{s}")))?)));
+    let drops = |cc: &str| per_seed(&|s| Ok(drops_after(&run_one(config(&[cc], s)?, &dir.join(format!("{cc}-alone/seed-{s}")))?, SETTLE_S)));
     let link = format!("{} Mbit/s, {RTT_MS} ms, one BDP", RATE_BPS / 1e6);
     let (mvegas, vegas) = (share("mvegas")?, share("vegas")?);
     let (reno_drops, mvegas_drops) = (drops("reno")?, drops("mvegas")?);
