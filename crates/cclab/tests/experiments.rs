@@ -345,7 +345,13 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // they aim to queue, and better on one of 5β; with the testbed host's timing noise Vegas
     // falls further short of Reno at a 0.2 ms RTT than at 100 ms. Against one flow of any
     // loss-based algorithm Vegas gets less than half, and mVegas, which leaves slow start after
-    // two round trips, enters congestion avoidance without a loss.
+    // two round trips, enters congestion avoidance without a loss. The BBR v2 slides
+    // (`sharkfest::bbr_v2`): under DCTCP's step marking at K = ⌈BDP/7⌉ the marks take CUBIC's
+    // (classic ECN, no drop left) and BBRv3's queue down by more than K and leave BBR v1's
+    // within K; BBRv3's proportional response keeps the link fuller than CUBIC's fixed cut;
+    // BBR v1's goodput at 5 % loss over at 1 % lies between (1 − 0.05)/(1 − 0.01) and 1,
+    // BBRv3's falls above its 2 % target; BBRv3's ProbeRTT keeps half the BDP (±1 segment)
+    // and delivers more than BBR v1's 4 packets.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -387,6 +393,16 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Vegas \"Doesn't like small RTTs\"",
         "Vegas \"Gets beaten by any loss-based algorithm\": its largest share",
         "\"Transition to congestion avoidance state could be done with no observed packet loss at all\"",
+        "CUBIC: \"ECN: RFC3168 (Classic ECN)\"",
+        "CUBIC with classic ECN loses no packet",
+        "BBR v1: \"No ECN support\"",
+        "BBR v2: \"DCTCP-inspired ECN\"",
+        "BBR v2's \"DCTCP-inspired\" ECN keeps the link fuller",
+        "BBR v1: \"Loss: N/A\"",
+        "BBR v2: \"Explicit loss rate target\"",
+        "Above its loss target BBR v2 backs off",
+        "BBR v1's \"RTT probe is too aggressive\"",
+        "BBRv3's ProbeRTT window: half the BDP",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");

@@ -1,5 +1,5 @@
 //! Figures read off a run's time series between two moments, shared by the experiments: each
-//! flow's goodput, the first flow's share of two, and the link's drops. A series holds
+//! flow's goodput, the first flow's share of two, the link's drops and its mean queue. A series holds
 //! cumulative counters per sample, so a figure between `from` and `to` is the difference of
 //! the last samples at or before each.
 
@@ -32,4 +32,11 @@ pub fn drops_after(r: &RunResult, from: f64) -> f64 {
     let link = r.series.as_ref().map(|s| s.link.as_slice()).unwrap_or_default();
     let at = |t: f64| link.iter().filter(|l| at_or_before(l.time, t)).last().map_or(0, |l| l.drops);
     (at(r.summary.sim_time_s) - at(from)) as f64
+}
+
+/// The bottleneck's mean queue (packets) over the link's samples after `from` seconds.
+pub fn mean_queue_after(r: &RunResult, from: f64) -> f64 {
+    let link = r.series.as_ref().map(|s| s.link.as_slice()).unwrap_or_default();
+    let q: Vec<f64> = link.iter().filter(|l| l.time > from + 1e-9).map(|l| l.queue_packets as f64).collect();
+    q.iter().sum::<f64>() / q.len().max(1) as f64
 }

@@ -136,8 +136,8 @@ pub fn recovery_times(r: &RunResult) -> Vec<f64> {
 /// of buffer, 35 s (three ProbeRTTs), sampled every 10 ms: an eighth of its 80 ms phases.
 pub const BBR_LINK: Link = Link { mbps: 10.0, rtt_ms: 80 };
 
-pub fn bbr_cycle_run(dir: &Path) -> Result<RunResult, UserError> {
-    let mut cfg = BBR_LINK.config(BBR_LINK.flows(&["bbr"]), 35, 0.0, 1);
+pub fn bbr_cycle_run(cc: &str, seed: u64, dir: &Path) -> Result<RunResult, UserError> {
+    let mut cfg = BBR_LINK.config(BBR_LINK.flows(&[cc]), 35, 0.0, seed);
     cfg.sample_interval = Some(Time::from_millis(10));
     run_one(cfg, dir)
 }
@@ -151,6 +151,8 @@ pub struct BbrCycle {
     pub probe_rtt_for: Vec<f64>,
     /// The largest cwnd sampled in ProbeRTT once inflight had drained to it, segments.
     pub probe_rtt_cwnd: f64,
+    /// Goodput over each ProbeRTT, from the sample before it to its last (Mbit/s).
+    pub probe_rtt_goodput: Vec<f64>,
     /// ProbeBW's pacing rate in its up and down phases over its cruising rate (the median).
     pub gain_up: f64,
     pub gain_down: f64,
@@ -199,6 +201,10 @@ pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
             c.drain_queue = queue_at(run[0].time).zip(samples.get(j).and_then(|after| queue_at(after.time)));
         } else if state == "probe_rtt" {
             probe_rtt_starts.push(run[0].time);
+            if let Some(before) = i.checked_sub(1).map(|b| &samples[b]) {
+                let last = &run[run.len() - 1];
+                c.probe_rtt_goodput.push((last.delivered_bytes - before.delivered_bytes) as f64 * 8.0 / (last.time - before.time) / 1e6);
+            }
             c.probe_rtt_for.push(run[run.len() - 1].time - run[0].time + step);
             let drained = run.iter().filter(|s| s.cwnd.is_some_and(|w| s.inflight as f64 <= w));
             c.probe_rtt_cwnd = drained.filter_map(|s| s.cwnd).fold(c.probe_rtt_cwnd, f64::max);

@@ -123,6 +123,8 @@ pub struct Results {
     pub laws: Laws,
     /// The talk's lists of merits and faults, measured.
     pub qualities: Qualities,
+    /// What BBR v2 addresses, BBR v1 against BBRv3.
+    pub bbr_v2: super::bbr_v2::BbrV2,
 }
 
 impl Results {
@@ -713,7 +715,7 @@ const BBR_WHY: &str = "not found. BBR v1 (Linux 4.15, the talk's Ubuntu 18.04) h
 /// A direction between two of our own sets of runs holds only if the difference is also
 /// beyond their spread (Welch's test at [`ALPHA`]): being above on every seed by a hair is not
 /// a difference.
-fn beyond_spread(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
+pub(super) fn beyond_spread(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
     let p = Summary::of(a).zip(Summary::of(b)).and_then(|(sa, sb)| welch_p(&sa, &sb));
     match p {
         Some(p) if p >= ALPHA && c.holds() => {
@@ -735,7 +737,7 @@ fn beyond_spread(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
 
 /// "`a.0` above `b.0`" on every seed and beyond the seeds' spread: [`Claim::direction`]
 /// judged by [`beyond_spread`].
-fn direction_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str) -> Claim {
+pub(super) fn direction_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str) -> Claim {
     beyond_spread(Claim::direction(claim, seed, a, b, unit), a.1, b.1)
 }
 
@@ -785,6 +787,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     vegas_dislikes(r, &mut c);
     beaten_by_any(r, &mut c);
     no_loss_needed(r, &mut c);
+    super::bbr_v2::claims(&r.bbr_v2, &mut c);
     c
 }
 
