@@ -116,6 +116,10 @@ pub struct RunArgs {
     /// as from a kernel's connect(); goodput still counts from the start.
     #[arg(long)]
     pub handshake: bool,
+    /// Start every TCP sender with no RTT sample from the SYN exchange: RFC 6298 §2.1's
+    /// initial RTO of 1 s times the first flight.
+    #[arg(long)]
+    pub no_syn_rtt_sample: bool,
     /// How window-based flows start: controller (their own slow start, HyStart or STARTUP)
     /// or paced-chirping (Misund & Briscoe 2019, handing over to congestion avoidance).
     #[arg(long)]

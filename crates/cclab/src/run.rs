@@ -87,6 +87,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if a.handshake {
         d.handshake = Some(true);
     }
+    if a.no_syn_rtt_sample {
+        d.syn_rtt_sample = Some(false);
+    }
     d.startup = flag::<StartupArg>("startup", &a.startup)?;
     d.receiver = a.receiver.as_deref().map(ReceiverSpec::from_flag).transpose().map_err(|e| UserError(format!("--receiver: {e}")))?;
     d.defences = a.defences.as_deref().map(DefencesSpec::from_flag).transpose().map_err(|e| UserError(format!("--defences: {e}")))?;

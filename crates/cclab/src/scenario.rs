@@ -18,6 +18,7 @@
 //! rtt = "100ms"
 //! prr = true                  # proportional rate reduction (RFC 6937)
 //! tlp = true                  # tail loss probes (RFC 8985 §7)
+//! syn_rtt_sample = true       # the SYN exchange's RTT seeds the estimator (RFC 6298 §2.2)
 //! startup = "paced-chirping"  # or "controller" (the default): see cc::transport::chirp
 //!
 //! [[flows]]
@@ -290,6 +291,9 @@ pub struct FlowSpec {
     pub delayed_ack: Option<bool>,
     /// TCP's three-way handshake before the first data (one base RTT; default off).
     pub handshake: Option<bool>,
+    /// The SYN exchange's RTT sample seeds the sender's RTT estimator (RFC 6298 §2.2; default
+    /// on). Off: no sample, and the first flight is timed by §2.1's initial RTO of 1 s.
+    pub syn_rtt_sample: Option<bool>,
     pub initial_window: Option<u32>,
     pub rwnd: Option<SizeArg>,
     pub min_rto: Option<TimeArg>,
@@ -436,7 +440,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences, startup)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, syn_rtt_sample, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences, startup)
     }
 }
 
@@ -535,6 +539,7 @@ impl Scenario {
                 tlp: Some(f.sender.tlp),
                 delayed_ack: Some(f.delayed_ack),
                 handshake: f.handshake.then_some(true),
+                syn_rtt_sample: (!f.syn_rtt_sample).then_some(false),
                 initial_window: Some(f.sender.initial_window),
                 rwnd: Some(SizeArg(f.sender.rwnd, format!("{}B", f.sender.rwnd))),
                 min_rto: Some(time(f.sender.min_rto)),
@@ -745,6 +750,7 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
         sender,
         delayed_ack: f.delayed_ack.unwrap_or(false),
         handshake: f.handshake.unwrap_or(false),
+        syn_rtt_sample: f.syn_rtt_sample.unwrap_or(true),
         access_rate: f.access_rate.as_ref().map(|r| r.0),
     })
 }
@@ -780,12 +786,14 @@ start = "5s"
 size = "1MB"
 sack = false
 tlp = false
+syn_rtt_sample = false
 "#,
             "s.toml",
         )
         .unwrap();
         let c = s.resolve().unwrap();
         assert!(c.flows[0].sender.prr && c.flows[0].sender.tlp && !c.flows[2].sender.tlp);
+        assert!(c.flows[0].syn_rtt_sample && !c.flows[2].syn_rtt_sample);
         assert_eq!(c.seed, 7);
         assert_eq!(c.flows.len(), 3);
         assert_eq!(c.flows[0].rtt, Time::from_millis(60));

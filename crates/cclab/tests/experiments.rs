@@ -351,7 +351,10 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // within K; BBRv3's proportional response keeps the link fuller than CUBIC's fixed cut;
     // BBR v1's goodput at 5 % loss over at 1 % lies between (1 − 0.05)/(1 − 0.01) and 1,
     // BBRv3's falls above its 2 % target; BBRv3's ProbeRTT keeps half the BDP (±1 segment)
-    // and delivers more than BBR v1's 4 packets.
+    // and delivers more than BBR v1's 4 packets. The talk's flowgrind sample, each column
+    // exact: with no RTT sample the first flight times out at RFC 6298's 1 s, to cwnd 1
+    // (RFC 5681's loss window), ssthresh 5 (Linux halves cwnd, not the one segment in flight)
+    // and an RTO doubled to 2 s, after one retransmission.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -403,6 +406,12 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Above its loss target BBR v2 backs off",
         "BBR v1's \"RTT probe is too aggressive\"",
         "BBRv3's ProbeRTT window: half the BDP",
+        "flowgrind sample: rto before any RTT sample",
+        "flowgrind sample: the first timeout",
+        "flowgrind sample: cwnd at the timeout",
+        "flowgrind sample: ssthresh at the timeout",
+        "flowgrind sample: rto after the timeout",
+        "flowgrind sample: retransmissions by then",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");

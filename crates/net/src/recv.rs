@@ -138,6 +138,7 @@ impl StreamReceiver {
             throughput_mbps: 0.0,
             goodput_mbps: bytes as f64 * 8.0 / secs / 1e6,
             delivered_bytes: self.reasm.delivered,
+            ca_state: None,
         });
         self.last_delivered = self.reasm.delivered;
         while self.next_sample <= now {

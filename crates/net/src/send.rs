@@ -245,6 +245,7 @@ impl StreamSender {
             throughput_mbps: (c.bytes_sent - self.last_sent) as f64 * 8.0 / secs / 1e6,
             goodput_mbps: bytes as f64 * 8.0 / secs / 1e6,
             delivered_bytes: delivered,
+            ca_state: x.ca_state,
         });
         self.last_delivered = delivered;
         self.last_retx = c.retransmits;

@@ -148,6 +148,11 @@ pub struct FlowConfig {
     /// goodput and completion times still count from `start`. The SYN and SYN-ACK are not
     /// themselves queued or lost. Off: data leaves at `start` (most simulators' default).
     pub handshake: bool,
+    /// The SYN exchange's RTT sample (the path's base RTT) seeds the sender's estimator, as
+    /// RFC 6298 §2.2 has it, whether or not `handshake` delays the data. Off: the sender starts
+    /// with no RTT sample, and §2.1's initial RTO of 1 s times its first flight (the state of
+    /// the Linux sender in the SharkFest talk's flowgrind sample: rtt 0, rto 1000 ms).
+    pub syn_rtt_sample: bool,
     /// The sender's access link (NIC) rate. `None`: ten times the bottleneck's initial rate,
     /// as in the TCP-SACK seed's 100/10/100 Mbit/s topology.
     pub access_rate: Option<Rate>,
@@ -180,6 +185,7 @@ impl FlowConfig {
             sender: SenderConfig::default(),
             delayed_ack: false,
             handshake: false,
+            syn_rtt_sample: true,
             access_rate: None,
             attack: None,
         }

@@ -73,6 +73,8 @@ pub struct Sample {
     pub rttvar: Time,
     pub rto: Time,
     pub state: &'static str,
+    /// TCP's loss-recovery state (Linux's `tcp_ca_state`: open, cwr, recovery, loss).
+    pub ca_state: Option<&'static str>,
     pub pacing_rate_bps: Option<f64>,
 }
 
@@ -330,6 +332,7 @@ impl Endpoint {
                     rttvar: rtt.rttvar,
                     rto: sender.rto(),
                     state: snap.state,
+                    ca_state: Some(sender.recovery_state().name()),
                     pacing_rate_bps: snap.pacing_rate.map(|r| r.bits_per_sec()),
                 }
             }
@@ -346,6 +349,7 @@ impl Endpoint {
                     rttvar: Time::ZERO,
                     rto: Time::ZERO,
                     state: snap.state,
+                    ca_state: None,
                     pacing_rate_bps: snap.pacing_rate.map(|r| r.bits_per_sec()),
                 }
             }

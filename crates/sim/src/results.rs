@@ -204,6 +204,9 @@ pub struct FlowSample {
     #[serde(rename = "goodput")]
     pub goodput_mbps: f64,
     pub delivered_bytes: u64,
+    /// TCP's loss-recovery state, flowgrind's "ca state" column (Linux's `tcp_ca_state`:
+    /// open, cwr, recovery, loss); empty for datagram flows.
+    pub ca_state: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -291,7 +291,9 @@ impl Simulation {
                     // The SYN exchange is not simulated; its RTT sample (the path's base RTT)
                     // seeds the sender's estimator as it would.
                     if let Endpoint::Tcp { sender, .. } = &mut f.ep {
-                        sender.on_handshake(self.cfg.base_rtt(i));
+                        if self.cfg.flows[i].syn_rtt_sample {
+                            sender.on_handshake(self.cfg.base_rtt(i));
+                        }
                     }
                     f.started = true;
                     f.active = true;
@@ -570,6 +572,7 @@ impl Simulation {
                 throughput_mbps: (sent - f.last_sample_sent) as f64 * 8.0 / iv / 1e6,
                 goodput_mbps: (delivered - f.last_sample_delivered) as f64 * 8.0 / iv / 1e6,
                 delivered_bytes: delivered,
+                ca_state: smp.ca_state,
             });
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;

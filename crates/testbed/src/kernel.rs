@@ -146,6 +146,7 @@ fn sample_row(now: Time, id: usize, info: &TcpInfo, iv: f64, st: &mut State) -> 
         throughput_mbps: (info.bytes_sent - st.last_sample_sent.min(info.bytes_sent)) as f64 * 8.0 / iv / 1e6,
         goodput_mbps: (info.bytes_acked - st.last_sample_acked.min(info.bytes_acked)) as f64 * 8.0 / iv / 1e6,
         delivered_bytes: info.bytes_acked,
+        ca_state: Some(tcpinfo::ca_state(info)),
     };
     st.last_sample_sent = info.bytes_sent;
     st.last_sample_acked = info.bytes_acked;

@@ -75,11 +75,20 @@ pub struct TcpInfo {
 /// `snd_ssthresh` before the first loss (TCP_INFINITE_SSTHRESH).
 pub const INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
 
-/// The kernel's congestion-avoidance states (enum tcp_ca_state).
+/// The kernel's congestion-avoidance states (enum tcp_ca_state), with Open split into slow
+/// start and congestion avoidance.
 pub fn ca_state_name(info: &TcpInfo) -> &'static str {
     match info.ca_state {
         0 if info.snd_cwnd < info.snd_ssthresh => "slow_start",
         0 => "cong_avoid",
+        _ => ca_state(info),
+    }
+}
+
+/// Linux's `tcp_ca_state` by name, flowgrind's "ca state" column.
+pub fn ca_state(info: &TcpInfo) -> &'static str {
+    match info.ca_state {
+        0 => "open",
         1 => "disorder",
         2 => "cwr",
         3 => "recovery",

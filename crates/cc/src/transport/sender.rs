@@ -209,6 +209,18 @@ pub enum RecoveryState {
     Loss,
 }
 
+impl RecoveryState {
+    /// Linux's name for the state (`tcp_ca_state`), as flowgrind's "ca state" column prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecoveryState::Open => "open",
+            RecoveryState::Cwr => "cwr",
+            RecoveryState::Recovery => "recovery",
+            RecoveryState::Loss => "loss",
+        }
+    }
+}
+
 const SACKED: u8 = 1;
 const LOST: u8 = 2;
 /// A retransmission of this segment is in flight.

@@ -462,6 +462,7 @@ mod tests {
             throughput_mbps: 0.0,
             goodput_mbps: 0.0,
             delivered_bytes: 0,
+            ca_state: None,
         }
     }
 

@@ -11,6 +11,7 @@
 //! ([`bbr_v2`]).
 
 mod bbr_v2;
+mod flowgrind;
 mod laws;
 mod measure;
 mod qualities;
@@ -37,7 +38,8 @@ Also the talk's other links: Scalable against NewReno on 20 Mbit/s, 100 ms, and 
 20 Mbit/s, 200 ms. And the control laws the talk states, measured where they act, each alone with 10 ms samples: the window after each loss over before (Tahoe, Reno, Scalable, CUBIC, Illinois, and HighSpeed below 38 segments on 2 Mbit/s, 100 ms), the window's growth per ACKed segment or per RTT (slow start, Tahoe, Reno, Scalable, HighSpeed, Illinois's α with no queue and at a full one), Vegas's window changes per RTT, Westwood+'s window after recovery on one and three BDPs of buffer, BBR's ProbeBW phase lengths, and BBR's bandwidth growth in the round trips before it leaves Startup (10 Mbit/s, 80 ms); Illinois's runs last 300 s on a full queue and 60 s at 0.01 % random loss on 1 Gbit/s, 100 ms, where no queue forms. \
 And the talk's lists of each algorithm's merits and faults, each read as a measure: every algorithm alone for 180 s (drops once slow start's overshoot is over, the cliff; the window's σ/μ over the second half, oscillation); Scalable and Reno alone on 1 Gbit/s, 100 ms under the random loss at which Scalable's equilibrium window is one BDP; HighSpeed against Reno on 2 Mbit/s, 100 ms; five flows of BBR, BBRv3 and CUBIC on a buffer of a tenth of a BDP (the share of packets dropped); five Vegas and five Reno flows on buffers of 5 and 20 packets; Vegas against one flow of each loss-based algorithm; Vegas and Reno alone with the testbed host's timing noise at RTTs of 0.2 and 100 ms; Illinois under 0.01 % random loss on the testbed for 300 s (its β against the queueing delay at each loss). \
 And the talk's BBR v2 slides, BBR v1 against BBRv3: five flows of CUBIC, BBR v1 and BBRv3 on 1 Gbit/s, 1 ms under DCTCP's step marking (K = BDP/7), with ECN and without (the mean queue over the second half); \
-BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. The talk's figures are printed beside ours where it gives them.";
+BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
+And the talk's flowgrind sample: Reno with one segment to send, no RTT sample and a path that returns nothing, read every 10 ms through its first timeout. The talk's figures are printed beside ours where it gives them.";
 
 /// Seeds per test: the friendliness share varies from run to run as much on the kernel (six
 /// runs, 0.43 to 0.62) as on ours, so a claim on it needs several.
@@ -102,7 +104,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let laws = laws::run(TESTBED, &bbr_run, &opts.out)?;
     let qualities = qualities::run(&names, n_seeds, opts.fast, &opts.out)?;
     let bbr_v2 = bbr_v2::run(n_seeds, opts.fast, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2 };
+    let flowgrind = flowgrind::run(&opts.out)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
@@ -219,6 +222,7 @@ fn tables(r: &Results, out: &mut Output) {
     }
     out.tables.push(l);
     out.tables.push(bbr_v2::table(&r.bbr_v2));
+    out.tables.push(flowgrind::table(&r.flowgrind));
 }
 
 /// The ratio each Illinois cut kept against the queueing delay at it (a share of the run's

@@ -125,6 +125,8 @@ pub struct Results {
     pub qualities: Qualities,
     /// What BBR v2 addresses, BBR v1 against BBRv3.
     pub bbr_v2: super::bbr_v2::BbrV2,
+    /// The flowgrind demo's first timeout.
+    pub flowgrind: super::flowgrind::Flowgrind,
 }
 
 impl Results {
@@ -788,6 +790,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     beaten_by_any(r, &mut c);
     no_loss_needed(r, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
+    super::flowgrind::claims(&r.flowgrind, &mut c);
     c
 }
 

@@ -1,0 +1,130 @@
+//! The talk's flowgrind demo (seed 002, the slide after "flowgrind"): a Reno flow whose
+//! report shows, in its per-interval columns, a Linux sender's first retransmission timeout.
+//! Until 0.951 s the sender reads cwnd 10, ssthresh INT_MAX, one segment unacknowledged
+//! (uack 1), no RTT sample (rtt 0.0; rttvar 250.0 is Linux's initial mdev of 1 s shown over
+//! four) and rto 1000.0; in the interval ending at 1.002 s it reads cwnd 1, ssthresh 5, lost
+//! 1, retr 1, rto 2000.0 and ca state "loss".
+//!
+//! Our run takes its conditions from the sample's own columns: one segment to send (uack 1),
+//! a path that returns nothing (the flow's throughput stays 0), no RTT sample from the SYN
+//! exchange (rtt 0.0), and no tail loss probe before the timeout (the only retransmission,
+//! retr 1, is the timeout's own; Linux's tcp_schedule_loss_probe arms one only on SACK
+//! connections). Then the laws do the rest: RFC 6298 §2.1's initial RTO of 1 s,
+//! RFC 5681 §3.1's loss window of one segment, and §5.5's backoff doubling the RTO. The
+//! ssthresh tells Linux from the RFC: Linux's `tcp_reno_ssthresh` halves cwnd (10/2 = 5),
+//! RFC 5681's eq. (4) halves FlightSize, max(1/2, 2) = 2 segments.
+
+use super::super::run_one;
+use super::measure::TESTBED;
+use crate::experiment::{Claim, Table};
+use crate::table::num;
+use crate::UserError;
+use cc::Time;
+use sim::results::FlowSample;
+use sim::LossSpec;
+use std::path::Path;
+
+/// The talk's two report lines (the sender's "S" rows): before and after the timeout.
+pub struct Line {
+    pub end_s: f64,
+    pub cwnd: f64,
+    /// `None`: INT_MAX.
+    pub ssthresh: Option<f64>,
+    pub uack: u64,
+    pub lost: u64,
+    pub retr: u64,
+    pub rto_ms: f64,
+    pub ca_state: &'static str,
+}
+
+/// "S 0 0.901 0.951 ... 10 INT_MAX 1 0 0 0 ... 1000.0 open".
+pub const BEFORE: Line = Line { end_s: 0.951, cwnd: 10.0, ssthresh: None, uack: 1, lost: 0, retr: 0, rto_ms: 1000.0, ca_state: "open" };
+/// "S 0 0.951 1.002 ... 1 5 1 0 1 1 1 ... 2000.0 loss".
+pub const AFTER: Line = Line { end_s: 1.002, cwnd: 1.0, ssthresh: Some(5.0), uack: 1, lost: 1, retr: 1, rto_ms: 2000.0, ca_state: "loss" };
+
+/// Our sender's samples every 10 ms (flowgrind's `-i` of the demo is 0.05 s).
+const SAMPLE: Time = Time::from_millis(10);
+
+/// What our run's samples read at the talk's two lines, and when the state turned to loss.
+#[derive(Clone, Debug, Default)]
+pub struct Flowgrind {
+    pub before: FlowSample,
+    pub after: FlowSample,
+    /// The first sample in TCP_CA_Loss (s).
+    pub timeout_at: Option<f64>,
+}
+
+pub fn run(out: &Path) -> Result<Flowgrind, UserError> {
+    let l = TESTBED;
+    let mut cfg = l.config(l.flows(&["reno"]), 3, 0.0, 1);
+    cfg.sample_interval = Some(SAMPLE);
+    cfg.link.netem.loss = LossSpec::Random { p: 1.0, correlation: 0.0 };
+    let f = &mut cfg.flows[0];
+    f.sender.data_limit = Some(f.sender.mss);
+    f.sender.tlp = false;
+    f.syn_rtt_sample = false;
+    let r = run_one(cfg, &out.join("flowgrind-timeout"))?;
+    let samples = super::measure::flow0(&r);
+    let at = |t: f64| samples.iter().filter(|s| s.time <= t + 1e-9).last().map(|s| (*s).clone()).unwrap_or_default();
+    Ok(Flowgrind {
+        before: at(BEFORE.end_s),
+        after: at(AFTER.end_s),
+        timeout_at: samples.iter().find(|s| s.ca_state == Some("loss")).map(|s| s.time),
+    })
+}
+
+pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
+    let on = "Reno, one segment to send on a path that returns nothing, no RTT sample, read every 10 ms";
+    let exact = |claim: String, ours: f64, talk: f64, unit: &str, basis: &str| Claim::value(&claim, ours, talk, unit, 0.0, basis);
+    claims.push(exact(format!("flowgrind sample: rto before any RTT sample (\"rto 1000.0\" at {} s; {on})", BEFORE.end_s), f.before.rto_ms, BEFORE.rto_ms, "ms", "exact: RFC 6298 §2.1's initial RTO of 1 s"));
+    claims.push(match f.timeout_at {
+        Some(t) => Claim::band(
+            &format!("flowgrind sample: the first timeout, when ca state turns to \"loss\" ({on})"),
+            &[t],
+            (BEFORE.end_s, AFTER.end_s + SAMPLE.as_secs_f64()),
+            "s",
+            "the talk's report interval 0.951–1.002 s in which it turned, and our 10 ms sample",
+        ),
+        None => Claim::not_comparable("flowgrind sample: the first timeout", "0.951–1.002 s".into(), "no timeout".into(), "our sender never entered TCP_CA_Loss"),
+    });
+    claims.push(exact(format!("flowgrind sample: cwnd at the timeout, 10 → \"1\" ({on})"), f.after.cwnd.unwrap_or(f64::NAN), AFTER.cwnd, "segments", "exact: RFC 5681 §3.1's loss window"));
+    claims.push(exact(
+        format!("flowgrind sample: ssthresh at the timeout, INT_MAX → \"5\" with one segment in flight ({on})"),
+        f.after.ssthresh.unwrap_or(f64::NAN),
+        AFTER.ssthresh.unwrap_or(f64::NAN),
+        "segments",
+        "exact: Linux's tcp_reno_ssthresh halves cwnd, 10/2; RFC 5681's eq. (4) would halve FlightSize, max(1/2, 2) = 2",
+    ));
+    claims.push(exact(format!("flowgrind sample: rto after the timeout, \"2000.0\" ({on})"), f.after.rto_ms, AFTER.rto_ms, "ms", "exact: RFC 6298 §5.5 doubles the RTO"));
+    claims.push(exact(format!("flowgrind sample: retransmissions by then, \"retr 1\" ({on})"), f.after.retr as f64, AFTER.retr as f64, "", "exact: the timeout's one retransmission"));
+}
+
+/// The talk's two lines and ours, in flowgrind's columns.
+pub fn table(f: &Flowgrind) -> Table {
+    let mut t = Table::new("the talk's flowgrind sample against ours: the sender's columns before and after its first timeout", &["line", "end (s)", "cwnd", "ssth", "uack (ours: in flight)", "lost", "retr", "rto (ms)", "ca state"]);
+    for (what, line, ours) in [("before", &BEFORE, &f.before), ("after", &AFTER, &f.after)] {
+        t.row(vec![
+            format!("the talk, {what}"),
+            num(line.end_s),
+            num(line.cwnd),
+            line.ssthresh.map_or("INT_MAX".into(), num),
+            line.uack.to_string(),
+            line.lost.to_string(),
+            line.retr.to_string(),
+            num(line.rto_ms),
+            line.ca_state.into(),
+        ]);
+        t.row(vec![
+            format!("ours, {what}"),
+            num(ours.time),
+            ours.cwnd.map_or("–".into(), num),
+            ours.ssthresh.map_or("INT_MAX".into(), num),
+            ours.inflight.to_string(),
+            ours.lost.to_string(),
+            ours.retr.to_string(),
+            num(ours.rto_ms),
+            ours.ca_state.unwrap_or("–").into(),
+        ]);
+    }
+    t
+}
