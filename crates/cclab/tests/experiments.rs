@@ -490,6 +490,9 @@ fn nmap_scaling_scaled_2007_is_faster_out_of_sample_and_the_fit_is_labelled() {
     assert_eq!(verdict("1 % answered, cwnd 100: unscaled growth"), "holds");
     assert_eq!(verdict("1 % answered, cwnd 100: scaled growth"), "does not hold");
     assert_eq!(verdict("10000 addresses, unscaled: congestion avoidance grows like a square root"), "holds");
+    // The seed's cap on scaled slow start: no slow-start step of scaled-2007's group window
+    // ends above ccthresh, in any check scan.
+    assert_eq!(verdict("scaled (scaled-2007): slow start's scaled increments capped at ccthresh"), "holds");
     assert_eq!(verdict("10000 addresses, scaled-2007: congestion avoidance grows as a line"), "holds");
     assert!(v.iter().filter(|r| r[0].contains("(fitted)")).all(|r| r[4] == "fitted"), "{v:?}");
     assert!(v.iter().any(|r| r[4] == "fitted"));

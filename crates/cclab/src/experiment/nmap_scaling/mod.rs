@@ -260,6 +260,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     );
     let (mut time_rows, mut speedup_rows) = (Vec::new(), Vec::new());
     let mut all_speedups: Vec<Vec<f64>> = Vec::new();
+    // Slow start's steps in every check scan, per variant: (the largest excess of cwnd over
+    // ccthresh after a step in each scan, the steps that ended exactly on ccthresh).
+    let mut slow_start: [(Vec<f64>, usize); 2] = Default::default();
     let mut per_send = Table::new(
         "time per probe sent, unscaled and scaled (check seeds)",
         &["addresses", "probe types", "seed's probes (2 tries per type and address)", "our probes", "seed unscaled", "ours unscaled", "seed scaled", "ours scaled-2007"],
@@ -362,6 +365,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         speedup_rows.push(versus_row(format!("{h} addresses{}", if fitted { " (fitted)" } else { "" }), seed_speedup, &speedups));
         all_speedups.push(speedups);
 
+        for (k, v) in [Variant::Unscaled, Variant::Scaled2007].into_iter().enumerate() {
+            for r in Runs::of(v, &runs) {
+                let steps = shape::slow_start_steps(&r.window);
+                slow_start[k].0.push(steps.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+                slow_start[k].1 += steps.iter().filter(|&&x| x == 0.0).count();
+            }
+        }
         for (v, name) in [(Variant::Unscaled, "unscaled"), (Variant::Scaled2007, "scaled-2007")] {
             shapes.push(shape::Shapes { workload: h, variant: name, runs: Runs::of(v, &runs).iter().map(|r| shape::avoidance_stretches(&r.window)).collect() });
         }
@@ -511,6 +521,22 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             );
         }
     }
+    // "And likewise in slow start mode (except that we cap slow start growth so that it doesn't
+    // overshoot ccthresh)": read off every check scan's window trace.
+    let [(unscaled_excess, _), (scaled_excess, capped)] = &slow_start;
+    out.claims.push(
+        crate::verdict::Claim::bound(
+            &format!("scaled (scaled-2007): slow start's scaled increments capped at ccthresh: the largest excess of cwnd over ccthresh after a slow-start step, in each of the {} check scans", scaled_excess.len()),
+            "\"we cap slow start growth so that it doesn't overshoot ccthresh\"",
+            scaled_excess,
+            crate::verdict::Bound::AtMost(0.0),
+            "probes",
+        )
+        .because(&format!(
+            "the cap acted: {capped} slow-start steps ended exactly on ccthresh; unscaled, uncapped and slow while cwnd ≤ ccthresh, ended its slow start up to {} probes above it",
+            crate::table::num(unscaled_excess.iter().copied().fold(0.0, f64::max))
+        )),
+    );
     // The seed's margin is largest on the smallest scan: 1.98 against 1.16 and 1.25.
     for k in [1, 2] {
         let (a, b) = (WORKLOADS[0].hosts, WORKLOADS[k].hosts);

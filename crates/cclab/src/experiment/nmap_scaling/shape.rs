@@ -114,6 +114,17 @@ impl Stretch {
     }
 }
 
+/// Slow start's steps in a trace: each change at one instant (two points with the same time)
+/// that raises cwnd from below ssthresh and leaves ssthresh as it was. For each, cwnd after
+/// the step less ssthresh: above 0 where a step overshot the threshold, 0 where it ended on it.
+pub fn slow_start_steps(window: &[WindowPoint]) -> Vec<f64> {
+    window
+        .windows(2)
+        .filter(|p| p[0].time_s == p[1].time_s && p[0].cwnd < p[0].ssthresh && p[1].cwnd > p[0].cwnd && p[1].ssthresh == p[0].ssthresh)
+        .map(|p| p[1].cwnd - p[1].ssthresh)
+        .collect()
+}
+
 /// The stretches of congestion avoidance in a trace with at least [`MIN_INCREMENTS`]
 /// increments and a positive duration. The trace has two points at every change (before and
 /// after), so a stretch starts at the first point at or above the threshold.
@@ -258,6 +269,14 @@ mod tests {
 
     /// A stretch growing as `W₀ + a·t^k`, sampled at `n` increments, with slow start before it
     /// and a drop after it, as the trace records them (two points per change).
+    /// Two slow-start steps, one stopped at the threshold and one past it; a drop, an
+    /// avoidance step and a new batch's restart are not slow-start steps.
+    #[test]
+    fn slow_start_steps_read_each_rise_from_below_the_threshold() {
+        let w = trace(&[(1.0, 10.0, 75.0), (1.0, 30.0, 75.0), (2.0, 30.0, 75.0), (2.0, 75.0, 75.0), (3.0, 75.0, 75.0), (3.0, 76.0, 75.0), (4.0, 76.0, 75.0), (4.0, 38.0, 26.0), (5.0, 20.0, 26.0), (5.0, 27.0, 26.0), (6.0, 27.0, 26.0), (6.0, 10.0, 75.0)]);
+        assert_eq!(slow_start_steps(&w), vec![-45.0, 0.0, 1.0]);
+    }
+
     fn grown(k: f64, n: usize) -> Vec<WindowPoint> {
         let mut p = vec![(0.0, 10.0, 75.0), (1.0, 10.0, 75.0), (1.0, 75.0, 75.0)];
         for i in 1..=n {
