@@ -9,7 +9,8 @@
 //! [`fitted_noise`] reads cause A under that finding, with a noise level fitted on one cell and
 //! checked on the others. The seed's explanation of trials 1, 2 and 4, mVegas's jump out of
 //! slow start, is read off the start of those runs in [`jump`]; its aim, to compete with Reno
-//! without courting loss as Reno does, on a clean link in [`compete`].
+//! without courting loss as Reno does, on a clean link in [`compete`]; its reading of trial 3,
+//! Reno's lead owed to a test short against the delay, by a longer test in [`test_length`].
 
 mod backlog;
 mod columns;
@@ -19,6 +20,7 @@ mod fitted_noise;
 mod jump;
 mod probes;
 mod seed;
+mod test_length;
 mod testbed;
 
 use super::{run_one, Claim, Options, Output, Table};
@@ -151,6 +153,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.claims = claims(&all, noise_us, &sweep, &probes, &mut out.notes)?;
     out.claims.extend(jump::claims(&jump::run(runs, opts)?));
     out.claims.extend(compete::claims(opts, runs as u64)?);
+    out.claims.extend(test_length::claims(opts, runs as u64)?);
     let (backlog_table, backlog_claims) = backlog::claims(opts, runs as u64)?;
     out.tables.push(backlog_table);
     out.claims.extend(backlog_claims);
