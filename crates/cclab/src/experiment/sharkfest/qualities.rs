@@ -46,10 +46,23 @@
 //!   cannot hold; [`SHALLOW_BUFFER_BDP`] is a tenth of one. The talk's five-flow test
 //!   (`-n 5`) on it: the share of packets sent that the link drops, against CUBIC's, and
 //!   against BBRv3's, whose loss bound (BBRv2's inflight_hi) answers the item.
+//! - **Large buffers.** "Doesn't help if long-term incoming rate > outgoing rate. Actually make
+//!   things worse (high latency, 'bufferbloat')", and "Buffer is good for absorbing short spikes
+//!   of traffic or for short-lived connections, but becomes a problem for long-lived ones".
+//!   Reno alone on the talk's BBR capture link ([`BLOAT_LINK`], where a sawtooth cycle on 4 BDPs
+//!   lasts under a minute) for [`BLOAT_S`] s with one BDP of buffer and with [`LARGE_BUFFER_BDP`],
+//!   read over whole sawtooth cycles, from its second loss to its last. With B ≥ 1 BDP the queue
+//!   never empties, so the RTT is W/C and the window grows as dW/dt = C/W: the time it spends
+//!   at W is proportional to W, and between W₂/2 and W₂ = B + BDP (the loss) its time average
+//!   is (2/3)(W₂³ − W₁³)/(W₂² − W₁²) = (7/9)·W₂. The mean RTT is then (7/9)(B + BDP)/C, and
+//!   goodput is the link's whatever B. The short-lived connection: a transfer of
+//!   [`SHORT_TRANSFER`] bytes alone, its completion time on a tenth of a BDP of buffer, where
+//!   slow start overflows it, against on [`LARGE_BUFFER_BDP`], which holds slow start's
+//!   bursts up to the window the transfer needs.
 
 use super::super::run_one;
 use super::laws::SMALL_WINDOW;
-use super::measure::{Link, ALONE_S, TESTBED};
+use super::measure::{Link, ALONE_S, BBR_LINK, TESTBED};
 use crate::UserError;
 use cc::Time;
 use sim::{QueueLimit, RunResult};
@@ -68,6 +81,55 @@ pub fn high_bdp_link(fast: bool) -> Link {
 }
 /// A shallow buffer: a tenth of the BDP.
 pub const SHALLOW_BUFFER_BDP: f64 = 0.1;
+
+/// The bufferbloat runs' link and length: Reno's cycle on 4 BDPs is W₂/2 = 167 RTTs of about
+/// 0.31 s, 52 s, so 300 s hold four whole cycles after the first.
+pub const BLOAT_LINK: Link = BBR_LINK;
+pub const BLOAT_S: u64 = 300;
+/// The large buffer, in BDPs.
+pub const LARGE_BUFFER_BDP: f64 = 4.0;
+/// The short-lived connection: 1 MB, about 690 segments, which slow start sends in seven round
+/// trips with a window of at most 320 segments, inside B + BDP = 333 on [`LARGE_BUFFER_BDP`].
+pub const SHORT_TRANSFER: u64 = 1_000_000;
+
+/// The time average of Reno's RTT over whole sawtooth cycles on a buffer of `bdps` BDPs of
+/// [`BLOAT_LINK`], by the law (7/9)(B + BDP)/C (ms).
+pub fn bloat_law_ms(bdps: f64) -> f64 {
+    7.0 / 9.0 * (bdps + 1.0) * BLOAT_LINK.rtt_ms as f64
+}
+
+/// Reno alone on [`BLOAT_LINK`] with `bdps` BDPs of buffer: its mean RTT (ms) and goodput
+/// (Mbit/s) over whole sawtooth cycles, from the sample of its second loss to that of its last
+/// (losses closer than 2 s are one episode).
+pub fn bloat_run(bdps: f64, seed: u64, dir: &Path) -> Result<(f64, f64), UserError> {
+    let l = BLOAT_LINK;
+    let mut cfg = l.config(l.flows(&["reno"]), BLOAT_S, 0.0, seed);
+    cfg.link.buffer = QueueLimit::Bdp(bdps);
+    cfg.sample_interval = Some(Time::from_millis(10));
+    let r = run_one(cfg, dir)?;
+    let samples = super::measure::flow0(&r);
+    let mut episodes: Vec<f64> = Vec::new();
+    for w in samples.windows(2).filter(|w| w[1].retr > w[0].retr) {
+        if episodes.last().is_none_or(|&t| w[1].time - t > 2.0) {
+            episodes.push(w[1].time);
+        }
+    }
+    let (Some(&from), Some(&to)) = (episodes.get(1), episodes.last()) else { return Ok((f64::NAN, f64::NAN)) };
+    let cycles: Vec<_> = samples.iter().filter(|s| s.time >= from && s.time < to).collect();
+    let rtt = crate::stats::mean(&cycles.iter().filter_map(|s| s.rtt_ms).collect::<Vec<_>>());
+    let goodput = crate::stats::mean(&cycles.iter().map(|s| s.goodput_mbps).collect::<Vec<_>>());
+    Ok((rtt, goodput))
+}
+
+/// Reno's completion time (s) for [`SHORT_TRANSFER`] alone on [`BLOAT_LINK`] with `bdps` BDPs
+/// of buffer.
+pub fn short_transfer(bdps: f64, seed: u64, dir: &Path) -> Result<f64, UserError> {
+    let l = BLOAT_LINK;
+    let mut cfg = l.config(l.flows(&["reno"]), 60, 0.0, seed);
+    cfg.link.buffer = QueueLimit::Bdp(bdps);
+    cfg.flows[0].sender.data_limit = Some(SHORT_TRANSFER);
+    Ok(run_one(cfg, dir)?.summary.flows[0].completion_time_s.unwrap_or(f64::INFINITY))
+}
 
 /// Vegas's small and large buffer for five flows: half of 5α, and 5β (packets).
 pub fn vegas_buffers() -> (u64, u64) {
@@ -180,6 +242,12 @@ pub struct Qualities {
     /// Utilisation alone with host noise: (Vegas, Reno) at [`SHORT_RTT`], then at 100 ms.
     pub short_rtt: (Vec<f64>, Vec<f64>),
     pub long_rtt: (Vec<f64>, Vec<f64>),
+    /// Reno over whole sawtooth cycles on one BDP and on [`LARGE_BUFFER_BDP`]: mean RTT (ms)
+    /// and goodput (Mbit/s) per seed.
+    pub bloat: [(Vec<f64>, Vec<f64>); 2],
+    /// Reno's completion time for [`SHORT_TRANSFER`] on a tenth of a BDP and on
+    /// [`LARGE_BUFFER_BDP`] (s).
+    pub short_lived: (Vec<f64>, Vec<f64>),
 }
 
 /// The algorithms of [`Qualities::shallow`], in its order.
@@ -213,7 +281,14 @@ pub fn run(names: &[&'static str], seeds: u64, fast: bool, out: &Path) -> Result
         .into_iter()
         .map(|rival| Ok((rival, per_seed(&|s| TESTBED.share_against("vegas", rival, secs, s, &dir.join("vegas-against").join(format!("{rival}-seed-{s}"))))?)))
         .collect::<Result<Vec<_>, UserError>>()?;
+    let bloat = |bdps: f64| -> Result<(Vec<f64>, Vec<f64>), UserError> {
+        let runs = (1..=seeds).map(|s| bloat_run(bdps, s, &dir.join("large-buffer").join(format!("reno-{bdps}bdp-seed-{s}")))).collect::<Result<Vec<_>, UserError>>()?;
+        Ok(runs.into_iter().unzip())
+    };
+    let short = |bdps: f64| per_seed(&|s| short_transfer(bdps, s, &dir.join("short-transfer").join(format!("reno-{bdps}bdp-seed-{s}"))));
     Ok(Qualities {
+        bloat: [bloat(1.0)?, bloat(LARGE_BUFFER_BDP)?],
+        short_lived: (short(SHALLOW_BUFFER_BDP)?, short(LARGE_BUFFER_BDP)?),
         multi_flow_secs: secs,
         vegas_against,
         small_buffer: (buffer("vegas", small)?, buffer("reno", small)?),
@@ -235,6 +310,16 @@ mod tests {
     /// At W* the expected change of ln W per RTT is zero: ln(1.01) gained, p·W* cuts of
     /// ln(8/7) each. On 1 Gbit/s, 100 ms (8333 segments) p* is about 8.9·10⁻⁶, where Reno's
     /// Mathis window is about 409 segments, 5 % of the BDP.
+    /// (7/9)(B + BDP)/C: on 10 Mbit/s, 80 ms, 124.4 ms at one BDP of buffer and 311.1 ms at
+    /// four; the time average of W over W₂/2..W₂ weighted by W is 7/9 of W₂.
+    #[test]
+    fn the_bufferbloat_law_is_seven_ninths_of_the_full_pipe() {
+        assert!((bloat_law_ms(1.0) - 124.44).abs() < 0.01);
+        assert!((bloat_law_ms(4.0) - 311.11).abs() < 0.01);
+        let (w1, w2) = (0.5f64, 1.0f64);
+        assert!(((2.0 / 3.0) * (w2.powi(3) - w1.powi(3)) / (w2.powi(2) - w1.powi(2)) - 7.0 / 9.0).abs() < 1e-12);
+    }
+
     #[test]
     fn scalable_equilibrium_balances_growth_and_cuts() {
         let p = 1e-5;

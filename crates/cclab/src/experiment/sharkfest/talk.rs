@@ -789,9 +789,46 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     vegas_dislikes(r, &mut c);
     beaten_by_any(r, &mut c);
     no_loss_needed(r, &mut c);
+    large_buffers(r, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
     c
+}
+
+/// The "Large buffers?" slide ([`super::qualities`]): the bufferbloat law, goodput that a
+/// larger buffer does not raise, and the short transfer that it speeds up.
+fn large_buffers(r: &Results, claims: &mut Vec<Claim>) {
+    let q = &r.qualities;
+    let link = qualities::BLOAT_LINK;
+    let on = format!("Reno alone on {} for {} s, over whole sawtooth cycles", link.label(), qualities::BLOAT_S);
+    for (bdps, (rtt, _)) in [1.0, qualities::LARGE_BUFFER_BDP].into_iter().zip(&q.bloat) {
+        let mut c = Claim::value(
+            &format!("Large buffers \"Actually make things worse (high latency, 'bufferbloat')\": the mean RTT on {} BDP of buffer, against (7/9)(B + BDP)/C ({on})", num(bdps)),
+            mean(rtt),
+            qualities::bloat_law_ms(bdps),
+            "ms",
+            0.01,
+            "the law leaves out the one packet by which the window passes B + BDP before the loss and fast recovery's round trip, each under 1 % of a cycle of W₂/2 ≥ 67 round trips",
+        );
+        c.seed = format!("law: {}", c.seed);
+        claims.push(c);
+    }
+    let ratio: Vec<f64> = q.bloat[1].1.iter().zip(&q.bloat[0].1).map(|(a, b)| a / b).collect();
+    let slack = 1.0 / link.bdp_segments();
+    claims.push(Claim::band(
+        &format!("Large buffers \"Doesn't help if long-term incoming rate > outgoing rate\": goodput on {} BDPs of buffer over on one ({on})", num(qualities::LARGE_BUFFER_BDP)),
+        &ratio,
+        (1.0 - slack, 1.0 + slack),
+        "",
+        &format!("with a BDP of buffer or more the queue never empties and the link carries its rate whatever the buffer; a fast recovery may idle it for one round trip of the W₂/2 ≥ {} in a cycle", num(link.bdp_segments())),
+    ));
+    claims.push(direction_apart(
+        &format!("Buffers are \"good for ... short-lived connections\": Reno's completion time for a {} MB transfer alone on {}, on a tenth of a BDP of buffer against on {} BDPs", num(qualities::SHORT_TRANSFER as f64 / 1e6), link.label(), num(qualities::LARGE_BUFFER_BDP)),
+        "\"Buffer is good for absorbing short spikes of traffic or for short-lived connections\"",
+        ("a tenth of a BDP", &q.short_lived.0),
+        (&format!("{} BDPs", num(qualities::LARGE_BUFFER_BDP)), &q.short_lived.1),
+        "s",
+    ));
 }
 
 /// "Transition to congestion avoidance state could be done with no observed packet loss at
