@@ -358,6 +358,9 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // whole sawtooth cycles is (7/9)(B + BDP)/C within 1 % (the window spends time in
     // proportion to itself between W₂/2 and W₂), its goodput the link's on 1 and 4 BDPs, and a
     // 1 MB transfer finishes sooner on 4 BDPs than on a tenth of one, where slow start overflows.
+    // CUBIC's TCP friendly region gives it at least Reno's share at a 10 ms RTT, where its
+    // curve's K spans hundreds of round trips, and far more than without it; fast convergence
+    // makes a CUBIC flow give up more to a newcomer.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -418,6 +421,9 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Large buffers \"Actually make things worse",
         "Large buffers \"Doesn't help",
         "Buffers are \"good for ... short-lived connections\"",
+        "CUBIC's \"TCP friendly region\": with it",
+        "CUBIC's \"TCP friendly region\" is what keeps it there",
+        "CUBIC's \"Fast convergence\"",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");

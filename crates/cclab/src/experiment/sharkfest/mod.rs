@@ -11,6 +11,7 @@
 //! ([`bbr_v2`]).
 
 mod bbr_v2;
+mod cubic_techniques;
 mod flowgrind;
 mod laws;
 mod measure;
@@ -39,6 +40,7 @@ Also the talk's other links: Scalable against NewReno on 20 Mbit/s, 100 ms, and 
 And the talk's lists of each algorithm's merits and faults, each read as a measure: every algorithm alone for 180 s (drops once slow start's overshoot is over, the cliff; the window's σ/μ over the second half, oscillation); Scalable and Reno alone on 1 Gbit/s, 100 ms under the random loss at which Scalable's equilibrium window is one BDP; HighSpeed against Reno on 2 Mbit/s, 100 ms; five flows of BBR, BBRv3 and CUBIC on a buffer of a tenth of a BDP (the share of packets dropped); five Vegas and five Reno flows on buffers of 5 and 20 packets; Vegas against one flow of each loss-based algorithm; Vegas and Reno alone with the testbed host's timing noise at RTTs of 0.2 and 100 ms; Reno alone on 10 Mbit/s, 80 ms for 300 s on 1 and 4 BDPs of buffer (mean RTT and goodput over whole sawtooth cycles, against the law (7/9)(B + BDP)/C) and a 1 MB transfer on a tenth of a BDP and on 4 BDPs (its completion time); Illinois under 0.01 % random loss on the testbed for 300 s (its β against the queueing delay at each loss). \
 And the talk's BBR v2 slides, BBR v1 against BBRv3: five flows of CUBIC, BBR v1 and BBRv3 on 1 Gbit/s, 1 ms under DCTCP's step marking (K = BDP/7), with ECN and without (the mean queue over the second half); \
 BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
+And CUBIC's TCP friendly region (one CUBIC flow, with it and without, against one Reno flow on 10 Mbit/s, 10 ms, 90 s) and fast convergence (two CUBIC flows on the testbed, the second joining at 20 s: the first's share over the next 30 s, with it and without). \
 And the talk's flowgrind sample: Reno with one segment to send, no RTT sample and a path that returns nothing, read every 10 ms through its first timeout. The talk's figures are printed beside ours where it gives them.";
 
 /// Seeds per test: the friendliness share varies from run to run as much on the kernel (six
@@ -105,7 +107,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let qualities = qualities::run(&names, n_seeds, opts.fast, &opts.out)?;
     let bbr_v2 = bbr_v2::run(n_seeds, opts.fast, &opts.out)?;
     let flowgrind = flowgrind::run(&opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind };
+    let cubic_techniques = cubic_techniques::run(n_seeds, &opts.out)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

@@ -127,6 +127,8 @@ pub struct Results {
     pub bbr_v2: super::bbr_v2::BbrV2,
     /// The flowgrind demo's first timeout.
     pub flowgrind: super::flowgrind::Flowgrind,
+    /// CUBIC's TCP friendly region and fast convergence, each on and off.
+    pub cubic_techniques: super::cubic_techniques::Techniques,
 }
 
 impl Results {
@@ -746,7 +748,7 @@ pub(super) fn direction_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&s
 /// A claim "A at least B" checked as the direction "A above B" on every seed (which implies
 /// it), or, where that fails, as A no different from B by Welch's test at [`ALPHA`]: only a
 /// B significantly above A breaks it.
-fn at_least(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
+pub(super) fn at_least(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
     let p = Summary::of(a).zip(Summary::of(b)).and_then(|(sa, sb)| welch_p(&sa, &sb));
     if c.holds() {
         return c;
@@ -792,6 +794,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     large_buffers(r, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
+    super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
     c
 }
 
