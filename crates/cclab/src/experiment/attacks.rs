@@ -165,7 +165,8 @@ pub fn claim(cc: &str, attack: &Misbehaviour, defended: bool, gains: &[f64], bas
         c.because(&why)
     } else if cc == "reno" {
         let threshold = GAIN_THRESHOLD * 100.0;
-        let c = Claim::difference(&format!("{what}: the attacker gains"), "gains (§3)", runs.0, runs.1, Bound::AtLeast(threshold), "points");
+        let seed = format!("gains (§3); the talk: \"{}\", one of three attacks \"aimed to make a sender faster\"", talk_words(attack));
+        let c = Claim::difference(&format!("{what}: the attacker gains"), &seed, runs.0, runs.1, Bound::AtLeast(threshold), "points");
         let why = match attack {
             _ if c.holds() => String::new(),
             Misbehaviour::DupAckSpoofing { count } if *count > 1 => FLOOD_BACKFIRES.to_string(),
@@ -252,6 +253,15 @@ fn name(cc: &str) -> &'static str {
 }
 
 /// The attack with its parameter: `ack-division 10`.
+/// The SharkFest talk's name for each attack (seed 002, "Attacks on CA").
+fn talk_words(a: &Misbehaviour) -> &'static str {
+    match a {
+        Misbehaviour::AckDivision { .. } => "ACK division attack (intentional accelerating of CA algorithm)",
+        Misbehaviour::DupAckSpoofing { .. } => "DUP ACK spoofing (influencing on Fast Recovery phase)",
+        Misbehaviour::OptimisticAck { .. } => "Optimistic ACKing (let's ACK in advance more than we've got)",
+    }
+}
+
 pub fn label(a: &Misbehaviour) -> String {
     let n = match *a {
         Misbehaviour::AckDivision { split } => split,

@@ -117,6 +117,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         if opts.fast { "fast mode runs the multi-flow tests for a third of their length, the 60 s runs alone in full" } else { "full mode" }
     ));
     out.notes.push("The talk does not give the variable link's period; we alternate every 10 s. Nor does it give the emulator's buffer: every link has one BDP.".into());
+    out.notes.push("The talk's \"Attacks on CA\" (ACK division, DUP ACK spoofing, optimistic ACKing) have their own experiment, `cclab experiment run attacks`, whose verdicts quote the talk beside Savage et al. (1999).".into());
     out.notes.push("Packets on the wire count data (retransmissions included) and ACKs once each; the talk's capture counted each twice (see the verdicts).".into());
     Ok(out)
 }
