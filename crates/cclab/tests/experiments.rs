@@ -360,7 +360,8 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // 1 MB transfer finishes sooner on 4 BDPs than on a tenth of one, where slow start overflows.
     // CUBIC's TCP friendly region gives it at least Reno's share at a 10 ms RTT, where its
     // curve's K spans hundreds of round trips, and far more than without it; fast convergence
-    // makes a CUBIC flow give up more to a newcomer.
+    // makes a CUBIC flow give up more to a newcomer. Westwood+ under random loss with no queue
+    // keeps its window through a recovery, short of it only by its two filters' lag.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -424,6 +425,7 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "CUBIC's \"TCP friendly region\": with it",
         "CUBIC's \"TCP friendly region\" is what keeps it there",
         "CUBIC's \"Fast convergence\"",
+        "Westwood+: \"no change, if cwnd ≤ BWE × RTT_noLoad\"",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");

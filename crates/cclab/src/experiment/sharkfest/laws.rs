@@ -374,6 +374,10 @@ pub struct Laws {
     /// [`DEEP_BUFFER_BDPS`] BDPs of buffer.
     pub westwood: Vec<f64>,
     pub westwood_deep: Vec<f64>,
+    /// Westwood+ on [`EMPTY_QUEUE`] under [`EMPTY_QUEUE_LOSS`]: the window after each recovery
+    /// over before, and the mean window before (segments).
+    pub westwood_empty_queue: Vec<f64>,
+    pub westwood_empty_window: f64,
     /// Westwood+ on the testbed ([`OVERFLOW_SECS`]): its growth between losses.
     pub westwood_growth: LawRun,
     /// CUBIC on the talk's testbed: cwnd after each loss over before, and its epochs.
@@ -410,6 +414,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     let cubic = law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?;
     let highspeed = law_run("highspeed", testbed, OVERFLOW_SECS, 0.0, &dir.join("highspeed"))?;
     let westwood = law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?;
+    let westwood_empty = law_run("westwood", EMPTY_QUEUE, EMPTY_QUEUE_SECS, EMPTY_QUEUE_LOSS, &dir.join("westwood-empty-queue"))?;
     let hs = cc::algorithms::highspeed::HighSpeedConfig::default();
     Ok(Laws {
         reno: LawRun::of(&law_run("reno", testbed, OVERFLOW_SECS, 0.0, &dir.join("reno"))?),
@@ -427,6 +432,8 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         westwood: after_recovery_ratios(&westwood),
         westwood_growth: LawRun::of(&westwood),
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
+        westwood_empty_queue: after_recovery_ratios(&westwood_empty),
+        westwood_empty_window: crate::stats::mean(&flow0(&westwood_empty).iter().filter(|s| s.state == "cong_avoid").filter_map(|s| s.cwnd).collect::<Vec<_>>()),
         cubic: decrease_ratios(&cubic),
         cubic_epochs: cubic_epochs(&cubic),
         cubic_rtt: {

@@ -627,6 +627,27 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
             ))
         }
     }));
+    if let Some(s) = Summary::of(&l.westwood_empty_queue) {
+        // The filters' lag behind a window growing a segment per RTT: 7 samples for each of the
+        // two 1/8-gain stages, and 1.5 RTTs for a sample, the ACKs of one RTT for data sent
+        // the RTT before.
+        let lag_rtts = 2.0 * 7.0 + 1.5;
+        let w = l.westwood_empty_window;
+        claims.push(Claim::value(
+            &format!(
+                "Westwood+: \"no change, if cwnd ≤ BWE × RTT_noLoad\": the window after recovery over before, under random loss at {} % on {}, where no queue forms and the window stays below the BDP ({} losses, mean window {} segments)",
+                num(EMPTY_QUEUE_LOSS * 100.0),
+                EMPTY_QUEUE.label(),
+                l.westwood_empty_queue.len(),
+                num(w)
+            ),
+            s.mean,
+            1.0,
+            "",
+            lag_rtts / w,
+            &format!("tcp_westwood.c's BWE trails a window that grows a segment per RTT by {} RTTs (7 for each of its two 1/8-gain filters, 1.5 for a sample of the ACKs of one RTT), so BWE·RTT_noLoad falls short of cwnd by {}/W at a loss, at most that over the mean window W̄", num(lag_rtts), num(lag_rtts)),
+        ));
+    }
     let wg = &l.westwood_growth;
     let no_loss = "\"If no loss is observed – acts similarly to Reno\"";
     claims.push(growth_claim(
