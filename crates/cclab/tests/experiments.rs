@@ -361,7 +361,9 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // CUBIC's TCP friendly region gives it at least Reno's share at a 10 ms RTT, where its
     // curve's K spans hundreds of round trips, and far more than without it; fast convergence
     // makes a CUBIC flow give up more to a newcomer. Westwood+ under random loss with no queue
-    // keeps its window through a recovery, short of it only by its two filters' lag.
+    // keeps its window through a recovery, short of it only by its two filters' lag. Compound's
+    // delay window, HighSpeed's growth while under γ packets are queued, outruns Reno where no
+    // queue forms.
     for claim in [
         "Scalable's recovery time after a loss",
         "ProbeBW's up phase",
@@ -426,6 +428,7 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "CUBIC's \"TCP friendly region\" is what keeps it there",
         "CUBIC's \"Fast convergence\"",
         "Westwood+: \"no change, if cwnd ≤ BWE × RTT_noLoad\"",
+        "Compound: \"combine fairness of delay-based CA with aggressiveness",
     ] {
         let (verdict, ours) = held(claim);
         assert_eq!(verdict, "holds", "{claim}: ours {ours}");

@@ -18,6 +18,9 @@
 //!   loss rate follows from Scalable's law and the link, not from any result; at p* Reno's
 //!   Mathis window √(3/(2p*)) is a small part of the BDP, the talk's "it can't work
 //!   efficiently on high-BDP links".
+//!   Compound on the same link and loss: "combine fairness of delay-based CA with
+//!   aggressiveness of loss-based CA", its delay window (dwnd, grown by α·win^k per RTT while
+//!   fewer than γ = 30 packets are queued, HighSpeed's law) is what scales where no queue forms.
 //! - **HighSpeed off a long fat network.** "Behaves less aggressive if a path is not LFN (for
 //!   TCP friendliness)": its share against one Reno flow on [`SMALL_WINDOW`], where its window
 //!   stays below its 38-segment Reno region, against its share on the testbed, and against
@@ -229,6 +232,8 @@ pub struct Qualities {
     /// Scalable's and Reno's goodput on [`high_bdp_link`] (Mbit/s), and that link.
     pub high_bdp: (Vec<f64>, Vec<f64>),
     pub high_bdp_mbps: f64,
+    /// Compound's goodput on the same link and loss (Mbit/s).
+    pub high_bdp_compound: Vec<f64>,
     /// HighSpeed's and Reno's shares against Reno on [`SMALL_WINDOW`].
     pub small_link: (Vec<f64>, Vec<f64>),
     /// Drops over packets sent (%) of five flows on the shallow buffer: BBR, BBRv3, CUBIC.
@@ -297,6 +302,7 @@ pub fn run(names: &[&'static str], seeds: u64, fast: bool, out: &Path) -> Result
         long_rtt: (noisy("vegas", long_rtt)?, noisy("reno", long_rtt)?),
         long,
         high_bdp: (high("scalable")?, high("reno")?),
+        high_bdp_compound: high("compound")?,
         high_bdp_mbps: high_bdp_link(fast).mbps,
         small_link: (share("highspeed")?, share("reno")?),
         shallow: [shallow(SHALLOW[0])?, shallow(SHALLOW[1])?, shallow(SHALLOW[2])?],

@@ -1028,6 +1028,16 @@ fn high_bdp(r: &Results, claims: &mut Vec<Claim>) {
         num(mathis),
         num(mathis / link.mbps * 100.0)
     )));
+    claims.push(direction_apart(
+        &format!(
+            "Compound: \"combine fairness of delay-based CA with aggressiveness of loss-based CA\": where no queue forms its delay window (dwnd) scales, so alone on {} under the same random loss its goodput is above Reno's",
+            link.label()
+        ),
+        "dwnd \"as in Vegas\" added to Reno's cwnd",
+        ("Compound", &q.high_bdp_compound),
+        ("Reno", reno),
+        "Mbit/s",
+    ));
 }
 
 /// HighSpeed: "Behaves less aggressive if a path is not LFN (for TCP friendliness)".
