@@ -24,6 +24,10 @@
 //! - "getting a traffic flow up to speed fast": our time to 90 % against slow start's, judged by
 //!   the model that chirping grows its chirps per round by the same factor 2 as slow start's
 //!   window but spends its first three rounds at two chirps (up to 4 RTT more).
+//!
+//! And the SharkFest talk's (seed 002) slow-start problems: "Too slow", slow start's time to
+//! 90 % against the law ⌈log₂(0.9·BDP/IW)⌉ + 1.9 round trips ([`slow_start_t90_rtts`]), and
+//! HyStart's answer to "high aggressiveness during final slow start phase".
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::verdict::Bound;
@@ -293,6 +297,18 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     Ok(out)
 }
 
+/// The time-to-90 % sampling step, in RTTs (samples every RTT/10), and a packet time more.
+const SAMPLE_RTTS: f64 = 0.11;
+
+/// Slow start's time to 90 % of the link by the law, in round trips: the first round whose
+/// window IW·2ⁿ reaches 0.9 of the BDP (in full-sized packets), acknowledged from round n + 1
+/// on at the link's rate, reaches 0.9 BDP of ACKs in one round trip 0.9 of a round trip later.
+pub fn slow_start_t90_rtts(rate_bps: f64, rtt_ms: u64) -> f64 {
+    let bdp = rate_bps * rtt_ms as f64 / 1e3 / (1500.0 * 8.0);
+    let iw = cc::transport::SenderConfig::default().initial_window as f64;
+    (0.9 * bdp / iw).log2().ceil().max(0.0) + 1.9
+}
+
 /// One full-sized packet's transmission time at `rate_bps`, ms.
 fn packet_ms(rate_bps: f64) -> f64 {
     (1448 + sim::config::TCP_HEADER_BYTES) as f64 * 8.0 / rate_bps * 1e3
@@ -349,6 +365,29 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     } else {
         c.because("where a BDP is about a chirp or less (10 Mbit/s by 10 and 20 ms: 8 and 16 packets) both fill the one-BDP buffer; chirping's estimate is also still high there when it ends")
     });
+    // The talk's first slow-start problem, "Too slow": slow start doubles its window per round
+    // trip from IW, so it needs as many round trips as doublings to the BDP.
+    let slow: Vec<f64> = of("slow start")
+        .flat_map(|r| {
+            let law = slow_start_t90_rtts(r.rate_bps, r.rtt_ms);
+            r.runs.iter().map(move |o| o.t90_s.map_or(f64::INFINITY, |t| t * 1e3 / r.rtt_ms as f64 - law)).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut too_slow = Claim::bound(
+            "slow start is \"Too slow\" on large BDPs: its time to 90 % is ⌈log₂(0.9·BDP/IW)⌉ + 1.9 round trips, growing with the BDP's logarithm (ours less the law, in RTTs: from 0 to one sample later, every link and seed)",
+            "\"Slow start problems ... 1. Too slow.\" (the talk)",
+            &slow,
+            Bound::AtMost(SAMPLE_RTTS),
+            "RTTs",
+        );
+    let earliest = slow.iter().copied().fold(f64::INFINITY, f64::min);
+    if earliest < 0.0 {
+        too_slow.verdict = crate::verdict::Verdict::DoesNotHold;
+    }
+    claims.push(too_slow.because(&format!(
+        "the window IW·2ⁿ of round n = ⌈log₂(0.9·BDP/IW)⌉, the first at least 0.9·BDP, is acknowledged from n + 1 round trips on at the link's rate, so the ACKs of one round trip reach 0.9·BDP after 0.9 of it more; ours is read every RTT/10, so it may lie up to {SAMPLE_RTTS} RTT later but not earlier (the earliest: {} RTT)",
+        crate::table::num(earliest)
+    )));
     // The talk's HyStart: "Problem: high aggressiveness during final slow start phase.
     // Solution: estimate a point where to exit Slow Start mode." Judged where HyStart can act
     // before the pipe is full: a BDP of at least its low window (tcp_cubic.c's
