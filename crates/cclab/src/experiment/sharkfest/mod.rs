@@ -304,6 +304,39 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         vec![v("window-oscillation", &format!("The window's σ/μ over the second half of {} s alone on {}", qualities::LONG_S, TESTBED.label()), "σ/μ of the window (0: constant)", &oscillation)?],
     ));
     out.plots.push(("Illinois's β against the queueing delay: each cut under random loss, and tcp_illinois.c's law".into(), vec![illinois_beta(&r.laws.illinois_any_queue).write(&dir)?]));
+    let q = &r.qualities;
+    let bloat: Vec<VersusRow> = [1.0, qualities::LARGE_BUFFER_BDP]
+        .iter()
+        .zip(&q.bloat)
+        .map(|(&bdps, (rtt, _))| ours_row(format!("{} BDP of buffer", num(bdps)), Some((qualities::bloat_law_ms(bdps), None)), rtt))
+        .collect();
+    out.plots.push((
+        "Large buffers: Reno's mean RTT over whole sawtooth cycles against the law (7/9)(B + BDP)/C (the talk: \"high latency, 'bufferbloat'\")".into(),
+        vec![crate::plot::versus_against(
+            &dir,
+            "bufferbloat",
+            &format!("Reno alone on {}, {} s", qualities::BLOAT_LINK.label(), qualities::BLOAT_S),
+            "mean RTT (ms)",
+            &bloat,
+            ("law: (7/9)(B + BDP)/C", &ours_label),
+        )?],
+    ));
+    let b = &r.bbr_v2;
+    let ecn: Vec<VersusRow> = bbr_v2::ECN_ALGORITHMS
+        .iter()
+        .zip(&b.ecn)
+        .flat_map(|(cc, e)| [(format!("{}, ECN", display_name(cc)), &e.queue.0), (format!("{}, no ECN", display_name(cc)), &e.queue.1)])
+        .map(|(label, xs)| ours_row(label, None, xs))
+        .collect();
+    out.plots.push((
+        "The BBR v2 slides' ECN row: the queue five flows keep under DCTCP's step marking, with ECN-capable packets and without".into(),
+        vec![v(
+            "ecn-queue",
+            &format!("Five flows on {}, one BDP, marking at K = {} packets", bbr_v2::ECN_LINK.label(), num(bbr_v2::ecn_k())),
+            "mean queue over the second half (packets)",
+            &ecn,
+        )?],
+    ));
     let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", "Alone on 40 Mbit/s, 100 ms, 1 BDP (seed 1)", ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
     out.plots.insert(0, ("Goodput against delay, one point per algorithm (Pantheon's plot)".into(), vec![scatter]));
     Ok(())
