@@ -56,6 +56,8 @@ impl TestbedConfig {
                 ("initial_window", s.initial_window != d.initial_window),
                 ("min_rto", s.min_rto != d.min_rto),
                 ("access_rate", f.access_rate.is_some()),
+                // The kernel always takes its RTT sample from the SYN exchange.
+                ("syn_rtt_sample", !f.syn_rtt_sample),
             ];
             if s.sack != self.sim.flows[0].sender.sack {
                 return Err(format!("flows[{i}].sack: on the testbed SACK is on for every flow or for none (net.ipv4.tcp_sack of the sender's namespace)"));

@@ -252,7 +252,6 @@ fn name(cc: &str) -> &'static str {
     }
 }
 
-/// The attack with its parameter: `ack-division 10`.
 /// The SharkFest talk's name for each attack (seed 002, "Attacks on CA").
 fn talk_words(a: &Misbehaviour) -> &'static str {
     match a {
@@ -262,6 +261,7 @@ fn talk_words(a: &Misbehaviour) -> &'static str {
     }
 }
 
+/// The attack with its parameter: `ack-division 10`.
 pub fn label(a: &Misbehaviour) -> String {
     let n = match *a {
         Misbehaviour::AckDivision { split } => split,

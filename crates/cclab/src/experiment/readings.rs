@@ -34,9 +34,10 @@ pub fn drops_after(r: &RunResult, from: f64) -> f64 {
     (at(r.summary.sim_time_s) - at(from)) as f64
 }
 
-/// The bottleneck's mean queue (packets) over the link's samples after `from` seconds.
+/// The bottleneck's mean queue (packets) over the link's samples after `from` seconds; NaN
+/// when there are none.
 pub fn mean_queue_after(r: &RunResult, from: f64) -> f64 {
     let link = r.series.as_ref().map(|s| s.link.as_slice()).unwrap_or_default();
     let q: Vec<f64> = link.iter().filter(|l| l.time > from + 1e-9).map(|l| l.queue_packets as f64).collect();
-    q.iter().sum::<f64>() / q.len().max(1) as f64
+    crate::stats::mean(&q)
 }

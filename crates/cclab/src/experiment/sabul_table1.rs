@@ -298,8 +298,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     // Figures 1-2 too: "Even though it is not apparent in figures 1 and 2 due to the log
     // scale, the behavior is still the same."
     // The seed's cause for it: "Synchronized behavior occurs due to the drop-tail operations at
-    // the router ... as noted in [2]" (Floyd & Jacobson's RED). Rows 3-5 again on the same
-    // buffer under RED, whose early drops fall on one flow at a time.
+    // the router, and the round trip time (RTT) effect ... as noted in [2]" (Floyd & Jacobson's
+    // RED). Rows 3-5 again on the same buffer under RED, which drops at random before the
+    // queue overflows instead of from every flow at once.
     // Per row: the flows' rate and loss correlations under RED, per seed.
     let mut red_runs: Vec<(usize, Vec<f64>, Vec<f64>)> = Vec::new();
     for k in IN_PHASE_ROWS {
@@ -319,7 +320,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         .map(|(k, red, _)| {
             Claim::direction(
                 &format!("row {}: drop-tail's synchronisation: the flows' in-phase correlation under drop-tail above under RED on the same buffer (Floyd & Jacobson 1993, the seed's [2])", k + 1),
-                "\"Synchronized behavior occurs due to the drop-tail operations at the router\"",
+                "\"Synchronized behavior occurs due to the drop-tail operations at the router, and the round trip time (RTT) effect\"",
                 ("drop-tail", &in_phase[*k]),
                 ("RED", red),
                 "",

@@ -297,7 +297,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     Ok(out)
 }
 
-/// The time-to-90 % sampling step, in RTTs (samples every RTT/10), and a packet time more.
+/// The time-to-90 % sampling step, in RTTs (samples every RTT/10), with slack for rounding.
 const SAMPLE_RTTS: f64 = 0.11;
 
 /// Slow start's time to 90 % of the link by the law, in round trips: the first round whose
@@ -381,7 +381,7 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
             "RTTs",
         );
     let earliest = slow.iter().copied().fold(f64::INFINITY, f64::min);
-    if earliest < 0.0 {
+    if earliest < -1e-9 {
         too_slow.verdict = crate::verdict::Verdict::DoesNotHold;
     }
     claims.push(too_slow.because(&format!(

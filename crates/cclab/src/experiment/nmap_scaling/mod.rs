@@ -368,7 +368,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for (k, v) in [Variant::Unscaled, Variant::Scaled2007].into_iter().enumerate() {
             for r in Runs::of(v, &runs) {
                 let steps = shape::slow_start_steps(&r.window);
-                slow_start[k].0.push(steps.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+                if !steps.is_empty() {
+                    slow_start[k].0.push(steps.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+                }
                 slow_start[k].1 += steps.iter().filter(|&&x| x == 0.0).count();
             }
         }
@@ -526,7 +528,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let [(unscaled_excess, _), (scaled_excess, capped)] = &slow_start;
     out.claims.push(
         crate::verdict::Claim::bound(
-            &format!("scaled (scaled-2007): slow start's scaled increments capped at ccthresh: the largest excess of cwnd over ccthresh after a slow-start step, in each of the {} check scans", scaled_excess.len()),
+            &format!("scaled (scaled-2007): slow start's scaled increments capped at ccthresh: the largest excess of cwnd over ccthresh after a slow-start step, in each of the {} check scans with one", scaled_excess.len()),
             "\"we cap slow start growth so that it doesn't overshoot ccthresh\"",
             scaled_excess,
             crate::verdict::Bound::AtMost(0.0),

@@ -267,16 +267,16 @@ mod tests {
         points.iter().map(|&(time_s, cwnd, ssthresh)| WindowPoint { time_s, cwnd, ssthresh }).collect()
     }
 
-    /// A stretch growing as `W₀ + a·t^k`, sampled at `n` increments, with slow start before it
-    /// and a drop after it, as the trace records them (two points per change).
-    /// Two slow-start steps, one stopped at the threshold and one past it; a drop, an
-    /// avoidance step and a new batch's restart are not slow-start steps.
+    /// Three slow-start steps: one below the threshold, one stopped at it and one past it; a
+    /// drop, an avoidance step and a new batch's restart are not slow-start steps.
     #[test]
     fn slow_start_steps_read_each_rise_from_below_the_threshold() {
         let w = trace(&[(1.0, 10.0, 75.0), (1.0, 30.0, 75.0), (2.0, 30.0, 75.0), (2.0, 75.0, 75.0), (3.0, 75.0, 75.0), (3.0, 76.0, 75.0), (4.0, 76.0, 75.0), (4.0, 38.0, 26.0), (5.0, 20.0, 26.0), (5.0, 27.0, 26.0), (6.0, 27.0, 26.0), (6.0, 10.0, 75.0)]);
         assert_eq!(slow_start_steps(&w), vec![-45.0, 0.0, 1.0]);
     }
 
+    /// A stretch growing as `W₀ + a·t^k`, sampled at `n` increments, with slow start before it
+    /// and a drop after it, as the trace records them (two points per change).
     fn grown(k: f64, n: usize) -> Vec<WindowPoint> {
         let mut p = vec![(0.0, 10.0, 75.0), (1.0, 10.0, 75.0), (1.0, 75.0, 75.0)];
         for i in 1..=n {

@@ -5,9 +5,9 @@
 //! - **TCP friendly region** (RFC 9438 §4.3; `tcp_friendliness` in tcp_cubic.c): CUBIC's
 //!   window is at least W_est, the window of an AIMD flow with α = 3(1 − β)/(1 + β) and
 //!   β = 0.7, which gets Reno's rate. It matters where the cubic curve regrows slowly against
-//!   Reno: at a short RTT. On [`FRIENDLY_LINK`] (10 Mbit/s, 10 ms, one BDP) a window of about
-//!   17 segments at the loss gives K = ∛(0.3·17/0.4) = 2.3 s, 230 round trips, where Reno
-//!   regrows in about 8. One CUBIC flow against one Reno flow for 90 s: CUBIC's share over the
+//!   Reno: at a short RTT. On [`FRIENDLY_LINK`] (10 Mbit/s, 10 ms, one BDP: the two flows'
+//!   windows add up to about 17 segments at a loss) a flow's window of about 8 segments gives
+//!   K = ∛(0.3·8/0.4) = 1.8 s, 180 round trips, where Reno regrows in about 4. One CUBIC flow against one Reno flow for 90 s: CUBIC's share over the
 //!   second half, with the region against Reno's own share against Reno on the same link and
 //!   seeds, and against CUBIC's without it.
 //! - **Fast convergence** (RFC 9438 §4.7; `fast_convergence`): a flow whose window at a loss is
@@ -19,7 +19,7 @@
 use super::super::readings::{goodput_between, second_half_share};
 use super::super::run_one;
 use super::measure::{Link, TESTBED};
-use super::talk::{at_least, direction_apart};
+use super::judge::{at_least, direction_apart};
 use crate::experiment::Claim;
 use crate::UserError;
 use cc::algorithms::cubic::CubicConfig;

@@ -169,7 +169,7 @@ pub struct BbrCycle {
     pub drain_queue: Option<(f64, f64)>,
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
+pub(super) fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     if xs.is_empty() {
         f64::NAN

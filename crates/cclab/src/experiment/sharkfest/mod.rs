@@ -13,6 +13,7 @@
 mod bbr_v2;
 mod cubic_techniques;
 mod flowgrind;
+mod judge;
 mod laws;
 mod measure;
 mod qualities;

@@ -313,9 +313,6 @@ pub fn run(names: &[&'static str], seeds: u64, fast: bool, out: &Path) -> Result
 mod tests {
     use super::*;
 
-    /// At W* the expected change of ln W per RTT is zero: ln(1.01) gained, p·W* cuts of
-    /// ln(8/7) each. On 1 Gbit/s, 100 ms (8333 segments) p* is about 8.9·10⁻⁶, where Reno's
-    /// Mathis window is about 409 segments, 5 % of the BDP.
     /// (7/9)(B + BDP)/C: on 10 Mbit/s, 80 ms, 124.4 ms at one BDP of buffer and 311.1 ms at
     /// four; the time average of W over W₂/2..W₂ weighted by W is 7/9 of W₂.
     #[test]
@@ -326,6 +323,9 @@ mod tests {
         assert!(((2.0 / 3.0) * (w2.powi(3) - w1.powi(3)) / (w2.powi(2) - w1.powi(2)) - 7.0 / 9.0).abs() < 1e-12);
     }
 
+    /// At W* the expected change of ln W per RTT is zero: ln(1.01) gained, p·W* cuts of
+    /// ln(8/7) each. On 1 Gbit/s, 100 ms (8333 segments) p* is about 8.9·10⁻⁶, where Reno's
+    /// Mathis window is about 409 segments, 5 % of the BDP.
     #[test]
     fn scalable_equilibrium_balances_growth_and_cuts() {
         let p = 1e-5;
