@@ -348,10 +348,10 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // two round trips, enters congestion avoidance without a loss. The BBR v2 slides
     // (`sharkfest::bbr_v2`): under DCTCP's step marking at K = ⌈BDP/7⌉ the marks take CUBIC's
     // (classic ECN, no drop left) and BBRv3's queue down by more than K and leave BBR v1's
-    // within K; BBRv3's proportional response keeps the link fuller than CUBIC's fixed cut;
-    // BBR v1's goodput at 5 % loss over at 1 % lies between (1 − 0.05)/(1 − 0.01) and 1,
-    // BBRv3's falls above its 2 % target; BBRv3's ProbeRTT keeps half the BDP (±1 segment)
-    // and delivers more than BBR v1's 4 packets. The talk's flowgrind sample, each column
+    // within K either way; BBRv3 with ECN keeps the link fuller than CUBIC with classic ECN;
+    // BBR v1's goodput at 5 % loss over at 1 % lies between (1 − 0.05)/(1 − 0.01) and 1, and
+    // BBRv3's ratio falls below v1's (its 2 % target); BBRv3's ProbeRTT keeps half the BDP
+    // (±1 segment) and delivers more than BBR v1's 4 packets. The talk's flowgrind sample, each column
     // exact: with no RTT sample the first flight times out at RFC 6298's 1 s, to cwnd 1
     // (RFC 5681's loss window), ssthresh 5 (Linux halves cwnd, not the one segment in flight)
     // and an RTO doubled to 2 s, after one retransmission. Large buffers: Reno's mean RTT over
@@ -409,7 +409,7 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "CUBIC with classic ECN loses no packet",
         "BBR v1: \"No ECN support\"",
         "BBR v2: \"DCTCP-inspired ECN\"",
-        "BBR v2's \"DCTCP-inspired\" ECN keeps the link fuller",
+        "BBRv3 with its \"DCTCP-inspired\" ECN keeps the link fuller",
         "BBR v1: \"Loss: N/A\"",
         "BBR v2: \"Explicit loss rate target\"",
         "Above its loss target BBR v2 backs off",
