@@ -309,7 +309,9 @@ fn probe_rtt(b: &BbrV2, claims: &mut Vec<Claim>) {
         Claim::not_comparable(&claim, "5 s".into(), "no two ProbeRTTs".into(), "the runs had fewer than two ProbeRTTs")
     } else {
         let law = 5.0 + mean(&b.probe_rtt_for[1]);
-        Claim::value(&claim, mean(&b.probe_rtt_every[1]), law, "s", 0.01 / law, "one 10 ms sample; ours between ProbeRTT entries, the law 5 s plus our mean ProbeRTT length")
+        let mut c = Claim::value(&claim, mean(&b.probe_rtt_every[1]), law, "s", 0.01 / law, "one 10 ms sample; ours between ProbeRTT entries, the law 5 s plus our mean ProbeRTT length");
+        c.seed = format!("5 s + ProbeRTT = {}", c.seed);
+        c
     });
 }
 

@@ -78,13 +78,17 @@ pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
     let exact = |claim: String, ours: f64, talk: f64, unit: &str, basis: &str| Claim::value(&claim, ours, talk, unit, 0.0, basis);
     claims.push(exact(format!("flowgrind sample: rto before any RTT sample (\"rto 1000.0\" at {} s; {on})", BEFORE.end_s), f.before.rto_ms, BEFORE.rto_ms, "ms", "exact: RFC 6298 §2.1's initial RTO of 1 s"));
     claims.push(match f.timeout_at {
-        Some(t) => Claim::band(
-            &format!("flowgrind sample: the first timeout, when ca state turns to \"loss\" ({on})"),
-            &[t],
-            (BEFORE.end_s, AFTER.end_s + SAMPLE.as_secs_f64()),
-            "s",
-            "the talk's report interval 0.951–1.002 s in which it turned, and our 10 ms sample",
-        ),
+        Some(t) => {
+            let mut c = Claim::band(
+                &format!("flowgrind sample: the first timeout, when ca state turns to \"loss\" ({on})"),
+                &[t],
+                (BEFORE.end_s, AFTER.end_s + SAMPLE.as_secs_f64()),
+                "s",
+                "the talk's report interval 0.951–1.002 s in which it turned, and our 10 ms sample",
+            );
+            c.seed = format!("between {} and {} s (+ our 10 ms sample)", BEFORE.end_s, AFTER.end_s);
+            c
+        }
         None => Claim::not_comparable("flowgrind sample: the first timeout", "0.951–1.002 s".into(), "no timeout".into(), "our sender never entered TCP_CA_Loss"),
     });
     claims.push(exact(format!("flowgrind sample: cwnd at the timeout, 10 → \"1\" ({on})"), f.after.cwnd.unwrap_or(f64::NAN), AFTER.cwnd, "segments", "exact: RFC 5681 §3.1's loss window"));
