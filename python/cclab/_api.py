@@ -71,7 +71,7 @@ def _flags(kwargs: dict[str, Any]) -> dict[str, Any]:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name}: give a non-negative integer")
             flags[name] = value
-        elif name in ("sack", "prr", "tlp"):
+        elif name in ("sack", "prr", "tlp", "syn_rtt_sample"):
             flags["no_" + name] = not bool(value)
         else:
             flags[name] = bool(value)
@@ -101,6 +101,7 @@ def run(
     tlp: bool = True,
     delayed_ack: bool = False,
     handshake: bool = False,
+    syn_rtt_sample: bool = True,
     pacing: bool = False,
     startup: str | None = None,
     receiver: str | None = None,
@@ -127,6 +128,8 @@ def run(
     - ``seed``: the run's seed. The same scenario and seed give the same figures.
     - ``handshake``: TCP's three-way handshake, data starting one base RTT after each flow
       (as a kernel's ``connect()``; compare with the testbed with it on).
+    - ``syn_rtt_sample``: the SYN exchange's RTT sample seeds each TCP sender's estimator
+      (RFC 6298 §2.2; ``False`` is ``--no-syn-rtt-sample``: no sample, a 1 s initial RTO).
     - ``startup``: how window-based flows start, ``"controller"`` (their own slow start,
       HyStart or STARTUP) or ``"paced-chirping"`` (Misund & Briscoe 2019).
     - ``receiver``: a misbehaving receiver on every TCP flow (Savage et al. 1999),

@@ -135,14 +135,15 @@ def test_plot_draws_cwnd_throughput_and_queue():
 
 
 def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp_path):
-    """The keywords give the same run as the CLI's --startup, --receiver, --defences and
-    --handshake."""
+    """The keywords give the same run as the CLI's --startup, --receiver, --defences,
+    --handshake and --no-syn-rtt-sample."""
     kw = dict(cc="reno", rate="20mbit", rtt="40ms", duration="3s")
     flags = ["--cc", "reno", "--rate", "20mbit", "--rtt", "40ms", "--duration", "3s", "--quiet"]
     cases = [
         (dict(startup="paced-chirping"), ["--startup", "paced-chirping"]),
         (dict(receiver="ack-division:10", defences=["abc", "nonce"]), ["--receiver", "ack-division:10", "--defences", "abc,nonce"]),
         (dict(handshake=True), ["--handshake"]),
+        (dict(syn_rtt_sample=False, loss="100%"), ["--no-syn-rtt-sample", "--loss", "100%"]),
     ]
     for k, (keywords, cli_flags) in enumerate(cases):
         r = cclab.run(**kw, **keywords)
@@ -156,6 +157,9 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
     first = lambda r: r.timeseries["delivered_bytes"].iloc[0]
     assert first(cclab.run(**kw, handshake=True)) < first(cclab.run(**kw))
     assert "handshake = true" in cclab.run(**kw, handshake=True).scenario_toml
+    # With no SYN sample and nothing answered, the first timeout waits RFC 6298's initial 1 s.
+    rto = cclab.run(**kw, syn_rtt_sample=False, loss="100%").timeseries["rto"].iloc[0]
+    assert rto == 1000.0
 
 
 def test_experiment_verdicts_equal_the_cli_files(cclab_bin, tmp_path):
