@@ -39,6 +39,10 @@ pub struct ScanArgs {
     /// The scanner's access-link rate, e.g. 10mbit.
     #[arg(long)]
     pub access_rate: Option<String>,
+    /// Count every unanswered probe as a drop, as TCP would count a lost segment (no nmap
+    /// does: the seed's "Why host discovery is different").
+    #[arg(long)]
+    pub unanswered_is_drop: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Print JSON instead of the table.
@@ -57,7 +61,7 @@ pub fn parse_variants(list: &str) -> Result<Vec<Variant>, UserError> {
 
 /// The scan configuration the flags describe.
 pub fn config(a: &ScanArgs) -> Result<ScanConfig, UserError> {
-    let mut cfg = ScanConfig { hosts: a.hosts, up: a.up, probes: a.probes, seed: a.seed, ..ScanConfig::default() };
+    let mut cfg = ScanConfig { hosts: a.hosts, up: a.up, probes: a.probes, seed: a.seed, unanswered_is_drop: a.unanswered_is_drop, ..ScanConfig::default() };
     cfg.timing = a.timing.parse::<TimingTemplate>().map_err(|e| UserError(format!("--timing: {e}")))?;
     if let Some(r) = flag("--rtt", &a.rtt, |s| s.parse::<RttDistribution>())? {
         cfg.network.rtt = r;

@@ -14,6 +14,7 @@
 //! ```text
 //! group and host: num_replies_expected += 1, num_updates += 1
 //! is_drop = (scan probe ∧ tryno > 0 ∧ reply) ∨ (timing ping ∧ no reply)
+//!           [∨ (scan probe ∧ no reply), TCP's rule, only as a counterfactual]
 //! is_drop ⇒ host drop if probe.sent > host.last_drop; group drop if probe.sent > group.last_drop
 //! reply ∧ (¬is_drop ∨ variant acks after a drop) ⇒ group ack, host ack  (m = 3 for a ping)
 //! ```
@@ -31,7 +32,7 @@ use super::packet_ratio::PacketRatio;
 use super::perf::{ScanPerformanceVars, COMPL_HOST_LIFETIME, MIN_WAIT};
 use super::probe::{HostState, ProbeSend, ProbeToken, ReplyKind, UltraProbe};
 use super::timeout::TimeoutInfo;
-use super::variant::{ScaleRule, UnreachableRule, Variant, VariantRules};
+use super::variant::{ScaleRule, UnreachableRule, VariantRules};
 use crate::units::Time;
 use std::collections::BTreeSet;
 use std::ops::AddAssign;
@@ -56,6 +57,9 @@ pub struct ScanCounters {
     pub replies_unmatched: u64,
     /// ICMP unreachables from routers that the variant ignored.
     pub unreachables_ignored: u64,
+    /// Times a host's own window refused a send that the group's window allowed (host
+    /// congestion control at work).
+    pub host_window_holds: u64,
 }
 
 impl AddAssign for ScanCounters {
@@ -72,6 +76,7 @@ impl AddAssign for ScanCounters {
         self.replies_matched += o.replies_matched;
         self.replies_unmatched += o.replies_unmatched;
         self.unreachables_ignored += o.unreachables_ignored;
+        self.host_window_holds += o.host_window_holds;
     }
 }
 
@@ -104,7 +109,7 @@ impl UltraScan {
     /// name targets `target_offset..target_offset + num_targets`. `group_to` is the group RTT
     /// estimator carried over from earlier calls (host discovery keeps it across batches).
     pub fn new(
-        variant: Variant,
+        rules: VariantRules,
         perf: ScanPerformanceVars,
         num_targets: u32,
         probe_types: u8,
@@ -113,7 +118,7 @@ impl UltraScan {
         now: Time,
     ) -> UltraScan {
         UltraScan {
-            rules: variant.rules(),
+            rules,
             rld_enabled: probe_types > 1,
             gstats: GroupScanStats::new(&perf, group_to, now),
             hosts: (0..num_targets).map(|_| HostScanStats::new(probe_types, &perf, now)).collect(),
@@ -310,6 +315,7 @@ impl UltraScan {
                 }
                 let hi = h as usize;
                 if !self.hosts[hi].send_ok(&self.gstats.timing, now) {
+                    self.counters.host_window_holds += u64::from(self.hosts[hi].held_by_window(&self.gstats.timing, now));
                     continue;
                 }
                 let maxtries = self.hosts[hi].allowed_tryno(&self.perf).maxtries;
@@ -349,6 +355,7 @@ impl UltraScan {
                 self.emit(hi, probe_type, 0, false, now, out);
                 idle = 0;
             } else {
+                self.counters.host_window_holds += u64::from(host.fresh_left() && host.held_by_window(&self.gstats.timing, now));
                 idle += 1;
             }
         }
@@ -471,7 +478,7 @@ impl UltraScan {
             g.ratio.probes_replied_to += 1;
             self.ratio_samples.extend(g.ratio.ratio());
         }
-        let is_drop = (!p.is_ping && p.tryno > 0 && replied) || (p.is_ping && !replied);
+        let is_drop = (!p.is_ping && p.tryno > 0 && replied) || (p.is_ping && !replied) || (rules.unanswered_is_drop && !replied);
         if is_drop {
             if p.sent > host.timing.last_drop {
                 host.timing.drop(host.num_probes_active, &perf, now);
@@ -557,10 +564,11 @@ fn scale(rule: ScaleRule, ratio: &PacketRatio, perf: &ScanPerformanceVars) -> Op
 mod tests {
     use super::*;
     use crate::scan::perf::TimingTemplate;
+    use crate::scan::Variant;
 
     fn scan(variant: Variant, n: u32, probe_types: u8) -> UltraScan {
         let perf = variant.perf(TimingTemplate::T3);
-        UltraScan::new(variant, perf, n, probe_types, 0, TimeoutInfo::new(&perf.rtt), Time::ZERO)
+        UltraScan::new(variant.rules(), perf, n, probe_types, 0, TimeoutInfo::new(&perf.rtt), Time::ZERO)
     }
 
     fn poll(s: &mut UltraScan, now: Time) -> Vec<ProbeSend> {
@@ -617,6 +625,26 @@ mod tests {
         // Today's counting: try-0 timeout, try-1 timeout, give-up: three expected, no reply.
         assert_eq!(s.gstats.timing.num_replies_expected, 3);
         assert_eq!(s.counters.group_drops, 0, "a timed-out scan probe is not a drop");
+    }
+
+    #[test]
+    fn under_tcps_rule_unanswered_timeouts_halve_the_group_window() {
+        // Ten probes out at cwnd 10, none answered, then their ten retransmissions. nmap: twenty
+        // timeouts, no drop (the test above). TCP's rule: the retransmissions' timeouts are
+        // drops (the first tries were sent at the scan's start, the initial `last_drop`, so
+        // they cannot be), counted once for the window: cwnd 10 / 2 = 5, ssthresh
+        // ⌊9 still in flight / 1.5⌋ = 6 (the group divisor at T3).
+        let perf = Variant::Scaled2007.perf(TimingTemplate::T3);
+        let rules = Variant::Scaled2007.rules().with_unanswered_as_drop();
+        let mut s = UltraScan::new(rules, perf, 20, 1, 0, TimeoutInfo::new(&perf.rtt), Time::ZERO);
+        assert_eq!(poll(&mut s, Time::ZERO).len(), 10);
+        let t1 = s.next_wakeup().unwrap();
+        assert_eq!(poll(&mut s, t1).len(), 10);
+        assert_eq!((s.counters.timeouts, s.counters.group_drops), (10, 0));
+        let t2 = s.next_wakeup().unwrap();
+        poll(&mut s, t2);
+        assert_eq!((s.counters.timeouts, s.counters.group_drops), (20, 1));
+        assert_eq!((s.gstats.timing.cwnd, s.gstats.timing.ssthresh), (5.0, 6));
     }
 
     #[test]

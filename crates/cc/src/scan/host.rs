@@ -135,17 +135,33 @@ impl HostScanStats {
 
     /// `HostScanStats::sendOK`.
     pub fn send_ok(&self, group: &UltraTimingVals, now: Time) -> bool {
+        self.gate(now).unwrap_or_else(|| self.window_open(group))
+    }
+
+    /// Everything but the window lets this host send, and its window does not: the host's
+    /// congestion control, not the group's or a timer, holds the probe back.
+    pub fn held_by_window(&self, group: &UltraTimingVals, now: Time) -> bool {
+        self.gate(now).is_none() && !self.window_open(group)
+    }
+
+    /// `sendOK`'s answer when something other than the window decides it: completion, an RLD
+    /// wait (which, when over, allows a send whatever the window), the send delay, or nothing
+    /// to send.
+    fn gate(&self, now: Time) -> Option<bool> {
         if self.completed_at.is_some() || self.completed() {
-            return false;
+            return Some(false);
         }
         if self.rld.waiting {
-            return now >= self.rld.waittime;
+            return Some(now >= self.rld.waittime);
         }
-        if self.sdn.blocked_until(self.lastprobe_sent, now).is_some() {
-            return false;
+        if self.sdn.blocked_until(self.lastprobe_sent, now).is_some() || !(self.fresh_left() || self.num_probes_waiting_retransmit > 0) {
+            return Some(false);
         }
+        None
+    }
+
+    fn window_open(&self, group: &UltraTimingVals) -> bool {
         self.window(group) >= self.num_probes_active as f64 + 0.5
-            && (self.fresh_left() || self.num_probes_waiting_retransmit > 0)
     }
 
     /// The earliest time a host-side wait (RLD, send delay) ends, if one holds it back.
@@ -275,6 +291,24 @@ mod tests {
         assert_eq!(h.window(&g), 42.0);
         h.ping_probe = Some(0);
         assert_eq!(h.window(&g), 3.0);
+    }
+
+    #[test]
+    fn a_host_window_holds_a_send_only_when_nothing_else_does() {
+        // Window 1 with one probe active: 1 < 1 + 0.5, the window holds the second type.
+        let p = perf();
+        let mut h = HostScanStats::new(2, &p, Time::ZERO);
+        let g = UltraTimingVals::new(10.0, &p, Time::ZERO);
+        h.timing.cwnd = 1.0;
+        h.fresh_sent = 1;
+        h.add_probe(0, 0, false, Time::ZERO);
+        assert!(!h.send_ok(&g, Time::ZERO) && h.held_by_window(&g, Time::ZERO));
+        // At cwnd 2 it may send; with both types sent there is nothing left to hold.
+        h.timing.cwnd = 2.0;
+        assert!(h.send_ok(&g, Time::ZERO) && !h.held_by_window(&g, Time::ZERO));
+        h.timing.cwnd = 1.0;
+        h.fresh_sent = 2;
+        assert!(!h.send_ok(&g, Time::ZERO) && !h.held_by_window(&g, Time::ZERO));
     }
 
     #[test]

@@ -7,11 +7,12 @@ use super::engine::{ScanCounters, UltraScan};
 use super::perf::{TimingTemplate, PING_GROUP_SZ};
 use super::probe::{HostState, ProbeSend, ProbeToken, ReplyKind};
 use super::timeout::TimeoutInfo;
-use super::variant::Variant;
+use super::variant::{Variant, VariantRules};
 use crate::units::Time;
 
 pub struct HostDiscovery {
     variant: Variant,
+    rules: VariantRules,
     template: TimingTemplate,
     num_targets: u32,
     probe_types: u8,
@@ -40,16 +41,31 @@ impl HostDiscovery {
         batch_size: u32,
         now: Time,
     ) -> HostDiscovery {
+        Self::with_rules(variant, variant.rules(), template, num_targets, probe_types, batch_size, now)
+    }
+
+    /// A variant's constants with other rules: [`VariantRules::with_unanswered_as_drop`] to see
+    /// what counting unanswered probes as drops, as TCP would, does to a scan.
+    pub fn with_rules(
+        variant: Variant,
+        rules: VariantRules,
+        template: TimingTemplate,
+        num_targets: u32,
+        probe_types: u8,
+        batch_size: u32,
+        now: Time,
+    ) -> HostDiscovery {
         let perf = variant.perf(template);
         let batch_size = batch_size.max(1);
         let first = num_targets.min(batch_size);
         HostDiscovery {
             variant,
+            rules,
             template,
             num_targets,
             probe_types,
             batch_size,
-            batch: UltraScan::new(variant, perf, first, probe_types, 0, TimeoutInfo::new(&perf.rtt), now),
+            batch: UltraScan::new(rules, perf, first, probe_types, 0, TimeoutInfo::new(&perf.rtt), now),
             batch_start: 0,
             states: Vec::with_capacity(num_targets as usize),
             totals: ScanCounters::default(),
@@ -94,7 +110,7 @@ impl HostDiscovery {
         let n = (self.num_targets - start).min(self.batch_size);
         let perf = self.variant.perf(self.template);
         let to = self.batch.gstats.to;
-        self.batch = UltraScan::new(self.variant, perf, n, self.probe_types, start, to, now);
+        self.batch = UltraScan::new(self.rules, perf, n, self.probe_types, start, to, now);
         self.batch_start = start;
         self.batch.poll(now, out);
     }

@@ -99,6 +99,18 @@ pub struct VariantRules {
     /// "Without this, global pings never gave negative feedback"); before, `processData`
     /// destroyed it without timing.
     pub ping_timeout_timed: bool,
+    /// TCP's rule, which no nmap variant follows: a scan probe that times out unanswered is a
+    /// drop. The seed's "Why host discovery is different": "If a probe gets no response, it's
+    /// not counted as a drop as it would be with TCP". Off in every variant; set it only to
+    /// see what the difference is worth ([`VariantRules::with_unanswered_as_drop`]).
+    pub unanswered_is_drop: bool,
+}
+
+impl VariantRules {
+    /// These rules with TCP's: every unanswered scan probe a drop.
+    pub fn with_unanswered_as_drop(self) -> VariantRules {
+        VariantRules { unanswered_is_drop: true, ..self }
+    }
 }
 
 impl Variant {
@@ -123,6 +135,7 @@ impl Variant {
                 unreachable: UnreachableRule::DownUntimed,
                 error_retry_untimed: false,
                 ping_timeout_timed: false,
+                unanswered_is_drop: false,
             },
             Variant::Scaled2007 => VariantRules {
                 group_scale: ScaleRule::SentOverReplied,
@@ -133,6 +146,7 @@ impl Variant {
                 unreachable: UnreachableRule::DownTimed,
                 error_retry_untimed: false,
                 ping_timeout_timed: false,
+                unanswered_is_drop: false,
             },
             Variant::Scaled => VariantRules {
                 group_scale: ScaleRule::ExpectedOverReceived,
@@ -143,6 +157,7 @@ impl Variant {
                 unreachable: UnreachableRule::Ignored,
                 error_retry_untimed: true,
                 ping_timeout_timed: true,
+                unanswered_is_drop: false,
             },
         }
     }

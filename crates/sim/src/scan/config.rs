@@ -75,6 +75,10 @@ pub struct ScanConfig {
     pub network: ScanNetwork,
     /// Give up after this much simulated time (the result says the scan did not finish).
     pub time_limit: Time,
+    /// TCP's rule instead of nmap's: every scan probe that times out unanswered is a drop
+    /// ([`cc::scan::VariantRules::with_unanswered_as_drop`]). No nmap ever did this; it shows
+    /// what the seed's "not counted as a drop as it would be with TCP" is worth.
+    pub unanswered_is_drop: bool,
 }
 
 impl Default for ScanConfig {
@@ -88,6 +92,7 @@ impl Default for ScanConfig {
             seed: 1,
             network: ScanNetwork::default(),
             time_limit: Time::from_secs(100_000),
+            unanswered_is_drop: false,
         }
     }
 }

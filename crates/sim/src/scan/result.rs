@@ -64,6 +64,8 @@ pub struct ScanResult {
     pub pings_sent: u64,
     pub ping_timeouts: u64,
     pub host_drops: u64,
+    /// Times a host's own window refused a send the group's window allowed.
+    pub host_window_holds: u64,
     /// Router unreachables that reached the scanner.
     pub unreachables_received: u64,
     /// Time averages over the scan of the group window and the group probe timeout.

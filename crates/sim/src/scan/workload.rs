@@ -15,6 +15,7 @@ use crate::event::{EventKind, EventQueue};
 use crate::impair::LossProcess;
 use crate::netem::LossSpec;
 use crate::stats::Histogram;
+use cc::scan::perf::PING_GROUP_SZ;
 use cc::scan::{HostDiscovery, HostState, ProbeSend, ProbeToken, ReplyKind, Variant};
 use cc::rng::CcRng;
 use cc::{component_rng, Time};
@@ -79,7 +80,8 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
     let mut uplink = AccessLink::new(net.access_rate, net.access_buffer, loss(net.loss, cfg.seed, RNG_UPLINK_LOSS));
     let mut downlink = AccessLink::new(net.access_rate, net.access_buffer, loss(net.loss, cfg.seed, RNG_DOWNLINK_LOSS));
     let mut jitter = component_rng(cfg.seed, RNG_JITTER);
-    let mut scanner = HostDiscovery::new(variant, cfg.timing, cfg.hosts, cfg.probes, Time::ZERO);
+    let rules = if cfg.unanswered_is_drop { variant.rules().with_unanswered_as_drop() } else { variant.rules() };
+    let mut scanner = HostDiscovery::with_rules(variant, rules, cfg.timing, cfg.hosts, cfg.probes, PING_GROUP_SZ as u32, Time::ZERO);
     let mut q = EventQueue::default();
     let mut packets = Slab::default();
     let mut reached = vec![false; cfg.hosts as usize];
@@ -181,7 +183,7 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
     let c = scanner.counters();
     let count = |f: &dyn Fn(usize) -> bool| (0..cfg.hosts as usize).filter(|&i| f(i)).count() as u64;
     ScanResult {
-        variant: variant.name().to_string(),
+        variant: if cfg.unanswered_is_drop { format!("{} (unanswered = drop)", variant.name()) } else { variant.name().to_string() },
         finished: scanner.is_done(),
         scan_time_s: scanner.finished_at().unwrap_or(cfg.time_limit).as_secs_f64(),
         probes_sent: c.probes_sent,
@@ -195,6 +197,7 @@ pub fn run(cfg: &ScanConfig, variant: Variant) -> ScanResult {
         pings_sent: c.pings_sent,
         ping_timeouts: c.ping_timeouts,
         host_drops: c.host_drops,
+        host_window_holds: c.host_window_holds,
         unreachables_received: unreachables,
         mean_group_cwnd: cwnd_area / span,
         mean_group_timeout_s: timeout_area / span,

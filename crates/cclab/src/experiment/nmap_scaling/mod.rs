@@ -31,6 +31,7 @@
 //! every stretch of congestion avoidance of the check seeds' runs ([`shape`]).
 
 mod shape;
+mod unanswered;
 
 use super::{Claim, Options, Output, Table};
 use crate::plot::{self, PlotFiles, VersusRow};
@@ -276,6 +277,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let mut window_plots: Vec<PlotFiles> = Vec::new();
     let mut shapes: Vec<shape::Shapes> = Vec::new();
     let plots = opts.out.join("plots");
+    let mut unanswered_table = unanswered::table();
+    let (mut nmap_holds, mut tcp_holds): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
     for (k, w) in WORKLOADS.iter().enumerate() {
         let fitted = k == FIT_WORKLOAD;
         let runs = run_workload(w, &check_seeds, fit.share, &Variant::ALL);
@@ -351,6 +354,14 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             ("unscaled", &runs.drops(Variant::Unscaled)),
             "group drops",
         ));
+        nmap_holds.extend(runs.by_variant.iter().flatten().map(|r| r.host_window_holds));
+        // TCP's rule on the largest workload costs about 8 s a run (its scans last ~25 000
+        // simulated seconds): full mode only.
+        if k < 2 || !opts.fast {
+            let tcp = run_tweaked(w, &check_seeds, fit.share, &[Variant::Scaled2007], |c| c.unanswered_is_drop = true);
+            out.claims.push(unanswered::judge(&mut unanswered_table, h, Runs::of(Variant::Scaled2007, &runs), &tcp.by_variant[0]));
+            tcp_holds.extend(tcp.by_variant[0].iter().map(|r| r.host_window_holds));
+        }
         let found = |v: Variant| Runs::of(v, &runs).iter().map(|r| r.hosts_found as f64).collect::<Vec<_>>();
         out.claims.push(Claim::not_comparable(
             &format!("{h} addresses: hosts up"),
@@ -590,6 +601,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     )
     .write(&plots)?;
     out.tables.push(shape::table(&shapes));
+    out.claims.push(unanswered::hosts_unchanged(&nmap_holds, &tcp_holds));
+    out.tables.push(unanswered_table);
 
     // The largest scan at the top, so that the legend (lower right) sits beside the smallest times.
     let time_rows: Vec<VersusRow> = time_rows.chunks(2).rev().flatten().cloned().collect();
