@@ -1,0 +1,149 @@
+//! SABUL's control law as the seed describes it. Its discussion of row 2 says "SABUL congestion
+//! control is a variant of Multiplicative Increase and Multiplicative Decrease algorithm. The
+//! sender increases sending rate aggressively". Of figure 5 it says "we will see SABUL sender
+//! drop the sending rate to a smaller value. After the sender recovers all the losses, the
+//! sending rate will climb up gradually".
+//!
+//! **Multiplicative increase** is told from additive increase by how one step scales with the
+//! rate. Take an interval that raises the rate from r to r'. Multiplicative increase multiplies
+//! the rate by a constant (Gen-B at ρ = 0: 1/(1 − k2·α) = 1.0101 per interval), so the relative
+//! step g = r'/r − 1 does not depend on r. Additive increase adds a constant, so g ∝ 1/r. Fit
+//! ln g against ln r over every raising interval of a law's runs. The slope b is 0 for MI and
+//! −1 for AI. The seed's MI holds when b lies nearer 0 than −1 (b > −½). Rates are the sender's
+//! own, the rate its inter-packet time sets (the time series' `pacing_rate`). They are sampled
+//! once per rate-control interval, on rows whose three flows share T = 200 ms.
+//!
+//! **The climb.** A fall is one or more intervals in a row whose last rate change was a
+//! decrease. The climb after it is the raising intervals until the rate is back at its level
+//! before the fall. "Gradually" is judged as the climb lasting longer than the fall: the
+//! seed-by-seed means, on every seed. Gen-B's law predicts the climb's length from its depth:
+//! ln(r_before / r_trough) / ln(1/(1 − k2·α)) intervals while nothing is lost.
+
+use crate::stats::{least_squares, mean};
+use sim::results::FlowSample;
+use sim::RunResult;
+
+/// One flow's sending rate, once per sample, with the kind of its last rate change.
+fn per_flow(r: &RunResult, settle_s: f64) -> Vec<Vec<(f64, &'static str)>> {
+    let samples = r.series.as_ref().map(|s| s.flows.as_slice()).unwrap_or_default();
+    let flows = r.summary.flows.len();
+    (0..flows as u32)
+        .map(|i| {
+            samples
+                .iter()
+                .filter(|s: &&FlowSample| s.flow == i && s.time > settle_s)
+                .filter_map(|s| s.pacing_rate_mbps.map(|p| (p, s.state)))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every raising interval of a run's flows: (ln r, ln g), g = r'/r − 1.
+pub fn raising_steps(r: &RunResult, settle_s: f64) -> Vec<(f64, f64)> {
+    per_flow(r, settle_s)
+        .iter()
+        .flat_map(|f| f.windows(2).filter(|w| w[1].1 == "increase" && w[1].0 > w[0].0).map(|w| (w[0].0.ln(), (w[1].0 / w[0].0 - 1.0).ln())))
+        .collect()
+}
+
+/// The slope b of ln g on ln r: 0 for multiplicative increase, −1 for additive; `None` with
+/// fewer than three steps or all at one rate.
+pub fn increase_exponent(steps: &[(f64, f64)]) -> Option<f64> {
+    least_squares(steps, 0.05).map(|l| l.slope)
+}
+
+/// One fall and the climb after it, in rate-control intervals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fall {
+    pub fall: usize,
+    /// `None` when the rate fell again, or the run ended, before it was back.
+    pub climb: Option<usize>,
+    /// r_before / r_trough.
+    pub depth: f64,
+}
+
+/// Every fall of a run's flows after `settle_s`.
+pub fn falls(r: &RunResult, settle_s: f64) -> Vec<Fall> {
+    per_flow(r, settle_s).iter().flat_map(|f| falls_of(f)).collect()
+}
+
+fn falls_of(f: &[(f64, &str)]) -> Vec<Fall> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < f.len() {
+        if f[i].1 != "decrease" || f[i - 1].1 == "decrease" {
+            i += 1;
+            continue;
+        }
+        let before = f[i - 1].0;
+        let start = i;
+        while i < f.len() && f[i].1 == "decrease" {
+            i += 1;
+        }
+        let trough = f[i - 1].0;
+        let fall = i - start;
+        let mut climb = None;
+        let mut j = i;
+        while j < f.len() && f[j].1 != "decrease" {
+            if f[j].0 >= before {
+                climb = Some(j - i + 1);
+                break;
+            }
+            j += 1;
+        }
+        out.push(Fall { fall, climb, depth: before / trough });
+        i = j.max(i);
+    }
+    out
+}
+
+/// The mean fall and mean climb (intervals) of the regained falls, and the law's mean climb for
+/// their depths at a growth of `growth` per interval; `None` when no fall was regained.
+pub fn climb_summary(falls: &[Fall], growth: f64) -> Option<(f64, f64, f64)> {
+    let regained: Vec<(&Fall, usize)> = falls.iter().filter_map(|f| f.climb.map(|c| (f, c))).collect();
+    if regained.is_empty() {
+        return None;
+    }
+    let fall = mean(&regained.iter().map(|(f, _)| f.fall as f64).collect::<Vec<_>>());
+    let climb = mean(&regained.iter().map(|&(_, c)| c as f64).collect::<Vec<_>>());
+    let law = mean(&regained.iter().map(|(f, _)| f.depth.ln() / growth.ln()).collect::<Vec<_>>());
+    Some((fall, climb, law))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Steps of ×1.01 at every rate give b = 0; steps of +1 give g = 1/r, b = −1.
+    #[test]
+    fn the_exponent_tells_multiplicative_from_additive_steps() {
+        let mi: Vec<(f64, f64)> = (1..20).map(|k| ((100.0 * k as f64).ln(), 0.01f64.ln())).collect();
+        assert!(increase_exponent(&mi).unwrap().abs() < 1e-12);
+        let ai: Vec<(f64, f64)> = (1..20).map(|k| (100.0 * k as f64)).map(|r| (r.ln(), (1.0 / r).ln())).collect();
+        assert!((increase_exponent(&ai).unwrap() + 1.0).abs() < 1e-12);
+    }
+
+    /// 100, a fall of two intervals to 80, then ×1.1 per interval: 88, 96.8, 106.48 is back
+    /// above 100 on the third; a second fall that never recovers is kept, unregained.
+    #[test]
+    fn a_fall_and_its_climb_are_counted_in_intervals() {
+        let f = [
+            (100.0, "increase"),
+            (90.0, "decrease"),
+            (80.0, "decrease"),
+            (88.0, "increase"),
+            (96.8, "increase"),
+            (106.48, "increase"),
+            (50.0, "decrease"),
+            (55.0, "increase"),
+        ];
+        let got = falls_of(&f);
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].fall, got[0].climb), (2, Some(3)));
+        assert!((got[0].depth - 1.25).abs() < 1e-12);
+        assert_eq!((got[1].fall, got[1].climb), (1, None));
+        let (fall, climb, law) = climb_summary(&got, 1.1).unwrap();
+        assert_eq!((fall, climb), (2.0, 3.0));
+        assert!((law - 1.25f64.ln() / 1.1f64.ln()).abs() < 1e-12, "ln 1.25 / ln 1.1 = 2.34 intervals");
+    }
+}
