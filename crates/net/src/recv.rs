@@ -139,6 +139,7 @@ impl StreamReceiver {
             goodput_mbps: bytes as f64 * 8.0 / secs / 1e6,
             delivered_bytes: self.reasm.delivered,
             ca_state: None,
+            unacked: 0,
         });
         self.last_delivered = self.reasm.delivered;
         while self.next_sample <= now {

@@ -246,6 +246,7 @@ impl StreamSender {
             goodput_mbps: bytes as f64 * 8.0 / secs / 1e6,
             delivered_bytes: delivered,
             ca_state: x.ca_state,
+            unacked: x.unacked,
         });
         self.last_delivered = delivered;
         self.last_retx = c.retransmits;

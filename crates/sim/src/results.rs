@@ -207,6 +207,10 @@ pub struct FlowSample {
     /// TCP's loss-recovery state, flowgrind's "ca state" column (Linux's `tcp_ca_state`:
     /// open, cwr, recovery, loss); empty for datagram flows.
     pub ca_state: Option<&'static str>,
+    /// Segments sent and not yet cumulatively acknowledged, `snd_nxt − snd_una` (Linux's
+    /// `tcpi_unacked`, flowgrind's "uack", `ss -i`'s "unacked"): the window in use, counting
+    /// what is SACKed, lost or in flight; 0 for datagram flows.
+    pub unacked: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

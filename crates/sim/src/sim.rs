@@ -573,6 +573,7 @@ impl Simulation {
                 goodput_mbps: (delivered - f.last_sample_delivered) as f64 * 8.0 / iv / 1e6,
                 delivered_bytes: delivered,
                 ca_state: smp.ca_state,
+                unacked: smp.unacked,
             });
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;

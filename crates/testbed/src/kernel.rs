@@ -147,6 +147,7 @@ fn sample_row(now: Time, id: usize, info: &TcpInfo, iv: f64, st: &mut State) -> 
         goodput_mbps: (info.bytes_acked - st.last_sample_acked.min(info.bytes_acked)) as f64 * 8.0 / iv / 1e6,
         delivered_bytes: info.bytes_acked,
         ca_state: Some(tcpinfo::ca_state(info)),
+        unacked: info.unacked as u64,
     };
     st.last_sample_sent = info.bytes_sent;
     st.last_sample_acked = info.bytes_acked;

@@ -119,7 +119,7 @@ mod tests {
     fn the_exponent_tells_multiplicative_from_additive_steps() {
         let mi: Vec<(f64, f64)> = (1..20).map(|k| ((100.0 * k as f64).ln(), 0.01f64.ln())).collect();
         assert!(increase_exponent(&mi).unwrap().abs() < 1e-12);
-        let ai: Vec<(f64, f64)> = (1..20).map(|k| (100.0 * k as f64)).map(|r| (r.ln(), (1.0 / r).ln())).collect();
+        let ai: Vec<(f64, f64)> = (1..20).map(|k| 100.0 * k as f64).map(|r| (r.ln(), (1.0 / r).ln())).collect();
         assert!((increase_exponent(&ai).unwrap() + 1.0).abs() < 1e-12);
     }
 

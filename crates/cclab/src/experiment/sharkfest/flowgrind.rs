@@ -105,7 +105,7 @@ pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
 
 /// The talk's two lines and ours, in flowgrind's columns.
 pub fn table(f: &Flowgrind) -> Table {
-    let mut t = Table::new("the talk's flowgrind sample against ours: the sender's columns before and after its first timeout", &["line", "end (s)", "cwnd", "ssth", "uack (ours: in flight)", "lost", "retr", "rto (ms)", "ca state"]);
+    let mut t = Table::new("the talk's flowgrind sample against ours: the sender's columns before and after its first timeout", &["line", "end (s)", "cwnd", "ssth", "uack", "lost", "retr", "rto (ms)", "ca state"]);
     for (what, line, ours) in [("before", &BEFORE, &f.before), ("after", &AFTER, &f.after)] {
         t.row(vec![
             format!("the talk, {what}"),
@@ -123,7 +123,7 @@ pub fn table(f: &Flowgrind) -> Table {
             num(ours.time),
             ours.cwnd.map_or("–".into(), num),
             ours.ssthresh.map_or("INT_MAX".into(), num),
-            ours.inflight.to_string(),
+            ours.unacked.to_string(),
             ours.lost.to_string(),
             ours.retr.to_string(),
             num(ours.rto_ms),
