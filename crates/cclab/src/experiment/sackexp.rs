@@ -28,6 +28,11 @@
 //! bottleneck falls to half its rate and comes back, against the ACK clock's prediction
 //! ([`adapts`]).
 //!
+//! The design slide's "SACK gives us control over the now 'static' window", `win =
+//! min(snd_bwnd, snd_wnd)`: SACKEXP's window in use, the median over a run's samples of the
+//! segments unacknowledged (`snd_nxt − snd_una`, the time series' `unacked`), against the
+//! receiver window awnd ([`window_in_use`]).
+//!
 //! The seed does not say on which of its links emulab dropped packets. A probe runs 60 ms at
 //! p = 0.1 % on each of the path's three links both ways (data and ACKs each lose
 //! `1 − (1 − p)³`), beside the bottleneck-only runs, and the notes say which of the seed's two
@@ -39,7 +44,7 @@ use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, 
 use crate::stats::{mean, Summary};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
-use sim::{FlowConfig, FlowSummary, LinkConfig, LossSpec, QueueLimit, SimConfig};
+use sim::{FlowConfig, FlowSummary, LinkConfig, LossSpec, QueueLimit, RunResult, SimConfig};
 use std::collections::BTreeMap;
 
 pub const DESCRIPTION: &str = "Sender on a 100 Mbit/s access link, 10 Mbit/s bottleneck, link delays giving \
@@ -115,6 +120,8 @@ struct Runs {
     per_round: Vec<f64>,
     /// Retransmission timeouts.
     timeouts: Vec<f64>,
+    /// The window in use: [`window_in_use`].
+    window: Vec<f64>,
 }
 
 impl Runs {
@@ -129,6 +136,15 @@ impl Runs {
 
 fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
     a.iter().zip(b).map(|(x, y)| x / y).collect()
+}
+
+/// The window a flow keeps in use: the median over its samples of the segments sent and not
+/// yet cumulatively acknowledged, from one second past its first round trip (TCP SACK's slow
+/// start and SACKEXP's first flight left out).
+fn window_in_use(r: &RunResult, rtt_ms: u64) -> f64 {
+    let from = rtt_ms as f64 / 1e3 + 1.0;
+    let unacked: Vec<f64> = r.series.as_ref().map_or(Vec::new(), |s| s.flows.iter().filter(|x| x.time > from).map(|x| x.unacked as f64).collect());
+    Summary::of(&unacked).map_or(f64::NAN, |s| s.median)
 }
 
 /// Our mean with min–max, for a plot.
@@ -152,7 +168,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     if rtt == 60 && p == 0.01 && seed == 1 && k < 2 {
                         out.plot_run(&format!("{name} alone, RTT 60 ms, p = 1 %"), &dir, &r)?;
                     }
-                    alone.entry((rtt, key(p), k)).or_default().push(&r.summary.flows[0]);
+                    let runs = alone.entry((rtt, key(p), k)).or_default();
+                    runs.push(&r.summary.flows[0]);
+                    runs.window.push(window_in_use(&r, rtt));
                 }
                 let dir = opts.out.join(format!("rtt-{rtt}ms/p-{}/competing/seed-{seed}", p * 100.0));
                 let r = run_one(config(vec![flow("none", true, rtt), flow("newreno", true, rtt)], p, secs, seed), &dir)?;
@@ -286,6 +304,32 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     c.because(&why)
                 });
             }
+        }
+        // A static window: nothing but the receiver's window and the ACK clock limits SACKEXP,
+        // so after its first round trip it keeps awnd segments unacknowledged. It falls below
+        // that only while a cumulative ACK's jump is being refilled over the 100 Mbit/s access
+        // link (about 0.12 ms a segment, so at most awnd · 0.12 ms, 6 ms at 60 ms, in a round
+        // trip) or for the one segment an ACK has just released: half the samples or more
+        // show at least awnd − 1.
+        let sender = flow("none", true, rtt).sender;
+        let awnd = (sender.rwnd / sender.mss) as f64;
+        for p in [0.01, 0.2] {
+            let tcp = &alone[&(rtt, key(p), 1)].window;
+            out.claims.push(
+                Claim::bound(
+                    &format!("SACKEXP's window stays static under loss: median segments unacknowledged (snd_nxt − snd_una) after the first round trip, p = {} ({at})", pct(p)),
+                    "\"SACK gives us control over the now 'static' window\": win = min(snd_bwnd, snd_wnd)",
+                    &alone[&(rtt, key(p), 0)].window,
+                    Bound::AtLeast(awnd - 1.0),
+                    "segments",
+                )
+                .because(&format!(
+                    "awnd = {awnd} segments, the receiver window (one BDP); TCP SACK, held by its congestion window at the same loss, keeps a median of {} unacknowledged (seeds' medians from {} to {})",
+                    crate::table::num(mean(tcp)),
+                    crate::table::num(tcp.iter().copied().fold(f64::INFINITY, f64::min)),
+                    crate::table::num(tcp.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                )),
+            );
         }
         let (x, s) = &against[&(rtt, key(0.01))];
         let shares: Vec<f64> = x.goodput.iter().zip(&s.goodput).map(|(a, b)| a / (a + b)).collect();
