@@ -57,8 +57,9 @@ pub struct ScanCounters {
     pub replies_unmatched: u64,
     /// ICMP unreachables from routers that the variant ignored.
     pub unreachables_ignored: u64,
-    /// Times a host's own window refused a send that the group's window allowed (host
-    /// congestion control at work).
+    /// Sends a host's window held back when the host was ready and the group's limit allowed
+    /// them (host congestion control at work): each counted once, however often the scheduler
+    /// looks at the host before it sends.
     pub host_window_holds: u64,
 }
 
@@ -315,7 +316,7 @@ impl UltraScan {
                 }
                 let hi = h as usize;
                 if !self.hosts[hi].send_ok(&self.gstats.timing, now) {
-                    self.counters.host_window_holds += u64::from(self.hosts[hi].held_by_window(&self.gstats.timing, now));
+                    self.counters.host_window_holds += u64::from(self.hosts[hi].note_window_hold(&self.gstats.timing, now));
                     continue;
                 }
                 let maxtries = self.hosts[hi].allowed_tryno(&self.perf).maxtries;
@@ -348,14 +349,14 @@ impl UltraScan {
             }
             let hi = self.incomplete[self.next_host] as usize;
             self.next_host += 1;
-            let host = &self.hosts[hi];
+            let host = &mut self.hosts[hi];
             if host.fresh_left() && host.send_ok(&self.gstats.timing, now) {
                 let probe_type = host.fresh_sent;
                 self.hosts[hi].fresh_sent += 1;
                 self.emit(hi, probe_type, 0, false, now, out);
                 idle = 0;
             } else {
-                self.counters.host_window_holds += u64::from(host.fresh_left() && host.held_by_window(&self.gstats.timing, now));
+                self.counters.host_window_holds += u64::from(host.fresh_left() && host.note_window_hold(&self.gstats.timing, now));
                 idle += 1;
             }
         }

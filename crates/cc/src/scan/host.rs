@@ -58,6 +58,9 @@ pub struct HostScanStats {
     pub ping_probe: Option<u8>,
     pub completed_at: Option<Time>,
     next_serial: u32,
+    /// The window holds back a send this host is ready to make (set by
+    /// [`HostScanStats::note_window_hold`], cleared when the host next sends).
+    window_held: bool,
 }
 
 impl HostScanStats {
@@ -80,6 +83,7 @@ impl HostScanStats {
             ping_probe: None,
             completed_at: None,
             next_serial: 0,
+            window_held: false,
         }
     }
 
@@ -138,8 +142,17 @@ impl HostScanStats {
         self.gate(now).unwrap_or_else(|| self.window_open(group))
     }
 
+    /// Whether a hold by the window ([`HostScanStats::held_by_window`]) begins now: true once
+    /// per held send, however often the scheduler looks at the host before it sends again.
+    pub fn note_window_hold(&mut self, group: &UltraTimingVals, now: Time) -> bool {
+        let begins = !self.window_held && self.held_by_window(group, now);
+        self.window_held |= begins;
+        begins
+    }
+
     /// Everything but the window lets this host send, and its window does not: the host's
-    /// congestion control, not the group's or a timer, holds the probe back.
+    /// window as `getTiming` gives it ([`HostScanStats::window`]: its own, or the group's once
+    /// 80 probes went unanswered), not the group's send limit or a timer, holds the probe back.
     pub fn held_by_window(&self, group: &UltraTimingVals, now: Time) -> bool {
         self.gate(now).is_none() && !self.window_open(group)
     }
@@ -177,6 +190,7 @@ impl HostScanStats {
 
     /// Lists a new probe as sent now and counts it.
     pub fn add_probe(&mut self, probe_type: u8, tryno: u8, is_ping: bool, now: Time) -> UltraProbe {
+        self.window_held = false;
         let p = UltraProbe {
             serial: self.next_serial,
             probe_type,
@@ -303,9 +317,15 @@ mod tests {
         h.fresh_sent = 1;
         h.add_probe(0, 0, false, Time::ZERO);
         assert!(!h.send_ok(&g, Time::ZERO) && h.held_by_window(&g, Time::ZERO));
-        // At cwnd 2 it may send; with both types sent there is nothing left to hold.
+        assert!(h.note_window_hold(&g, Time::ZERO), "a hold begins");
+        assert!(!h.note_window_hold(&g, Time::ZERO), "the same hold, looked at again");
+        // At cwnd 2 it may send; sending ends the hold; with both types sent there is nothing
+        // left to hold.
         h.timing.cwnd = 2.0;
         assert!(h.send_ok(&g, Time::ZERO) && !h.held_by_window(&g, Time::ZERO));
+        h.add_probe(1, 0, false, Time::ZERO);
+        h.timing.cwnd = 1.0;
+        assert!(h.note_window_hold(&g, Time::ZERO), "a new hold after the send");
         h.timing.cwnd = 1.0;
         h.fresh_sent = 2;
         assert!(!h.send_ok(&g, Time::ZERO) && !h.held_by_window(&g, Time::ZERO));

@@ -139,8 +139,9 @@ fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
 }
 
 /// The window a flow keeps in use: the median over its samples of the segments sent and not
-/// yet cumulatively acknowledged, from one second past its first round trip (TCP SACK's slow
-/// start and SACKEXP's first flight left out).
+/// yet cumulatively acknowledged, from one second past its first round trip (SACKEXP's first
+/// flight left out; TCP SACK's, shown for contrast, may still include slow start at the long
+/// RTTs).
 fn window_in_use(r: &RunResult, rtt_ms: u64) -> f64 {
     let from = rtt_ms as f64 / 1e3 + 1.0;
     let unacked: Vec<f64> = r.series.as_ref().map_or(Vec::new(), |s| s.flows.iter().filter(|x| x.time > from).map(|x| x.unacked as f64).collect());

@@ -64,7 +64,8 @@ pub struct ScanResult {
     pub pings_sent: u64,
     pub ping_timeouts: u64,
     pub host_drops: u64,
-    /// Times a host's own window refused a send the group's window allowed.
+    /// Sends a host's window held back while the host was ready and the group allowed them,
+    /// each counted once.
     pub host_window_holds: u64,
     /// Router unreachables that reached the scanner.
     pub unreachables_received: u64,

@@ -29,6 +29,11 @@
 //! The seed's shapes, unscaled congestion avoidance "more like the square root function" and
 //! the scaled window "as if we were getting cwnd responses per RTT" (a line), are read from
 //! every stretch of congestion avoidance of the check seeds' runs ([`shape`]).
+//!
+//! The seed's "Why host discovery is different" (an unanswered probe is not a drop, as it
+//! would be with TCP) is measured against TCP's rule on the same check seeds, and its "Host
+//! congestion control is unchanged" by counting the sends host windows hold back
+//! ([`unanswered`]).
 
 mod shape;
 mod unanswered;
@@ -56,7 +61,8 @@ addresses behind routers that send rate-limited ICMP unreachables after an ARP d
 those routers is the one fitted value: fitted on the 5000-address speed-up alone on seeds 1-8, then \
 fixed; the other two workloads, every scan time and the packet_ratio statistics are checked out of \
 sample on seeds 9-16, and the seed's window graphs are drawn from our runs, with the shape of their \
-congestion avoidance (a square root unscaled, a line scaled) measured on every stretch.";
+congestion avoidance (a square root unscaled, a line scaled) measured on every stretch. The seed's reason \
+for not counting unanswered probes as drops is tested by running the scaled scans with TCP's rule instead.";
 
 /// One of the seed's benchmarks: addresses, hosts up, probe types (`-sP` as root: echo + TCP
 /// ACK; `-PS`: one SYN probe; `-PA22,80,113`: three ACK probes), and its scan times in seconds,

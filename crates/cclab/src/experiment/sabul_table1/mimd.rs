@@ -11,20 +11,26 @@
 //! ln g against ln r over every raising interval of a law's runs. The slope b is 0 for MI and
 //! −1 for AI. The seed's MI holds when b lies nearer 0 than −1 (b > −½). Rates are the sender's
 //! own, the rate its inter-packet time sets (the time series' `pacing_rate`). They are sampled
-//! once per rate-control interval, on rows whose three flows share T = 200 ms.
+//! once per rate-control interval (the caller samples every T, from the flows' start), and a
+//! step counts only between two samples whose last change was an increase and with no
+//! retransmission between them: no ERR arrived, so no ERR-driven decrease hides inside the step.
 //!
 //! **The climb.** A fall is one or more intervals in a row whose last rate change was a
-//! decrease. The climb after it is the raising intervals until the rate is back at its level
-//! before the fall. "Gradually" is judged as the climb lasting longer than the fall: the
-//! seed-by-seed means, on every seed. Gen-B's law predicts the climb's length from its depth:
-//! ln(r_before / r_trough) / ln(1/(1 − k2·α)) intervals while nothing is lost.
+//! decrease. The climb after it is the intervals until the rate is back at its level before the
+//! fall (a fall that comes before that ends it, unregained). "Gradually" is judged as the climb
+//! lasting longer than the fall: the seed-by-seed means, on every seed with a regained fall.
+//! Gen-B's law bounds the climb from below by its depth: ln(r_before / r_trough) /
+//! ln(1/(1 − k2·α)) intervals, reached when nothing is lost on the way.
 
 use crate::stats::{least_squares, mean};
 use sim::results::FlowSample;
 use sim::RunResult;
 
+/// One flow's samples: sending rate, the kind of its last rate change, retransmissions so far.
+type Point = (f64, &'static str, u64);
+
 /// One flow's sending rate, once per sample, with the kind of its last rate change.
-fn per_flow(r: &RunResult, settle_s: f64) -> Vec<Vec<(f64, &'static str)>> {
+fn per_flow(r: &RunResult, settle_s: f64) -> Vec<Vec<Point>> {
     let samples = r.series.as_ref().map(|s| s.flows.as_slice()).unwrap_or_default();
     let flows = r.summary.flows.len();
     (0..flows as u32)
@@ -32,7 +38,7 @@ fn per_flow(r: &RunResult, settle_s: f64) -> Vec<Vec<(f64, &'static str)>> {
             samples
                 .iter()
                 .filter(|s: &&FlowSample| s.flow == i && s.time > settle_s)
-                .filter_map(|s| s.pacing_rate_mbps.map(|p| (p, s.state)))
+                .filter_map(|s| s.pacing_rate_mbps.map(|p| (p, s.state, s.retr)))
                 .collect()
         })
         .collect()
@@ -40,9 +46,13 @@ fn per_flow(r: &RunResult, settle_s: f64) -> Vec<Vec<(f64, &'static str)>> {
 
 /// Every raising interval of a run's flows: (ln r, ln g), g = r'/r − 1.
 pub fn raising_steps(r: &RunResult, settle_s: f64) -> Vec<(f64, f64)> {
-    per_flow(r, settle_s)
-        .iter()
-        .flat_map(|f| f.windows(2).filter(|w| w[1].1 == "increase" && w[1].0 > w[0].0).map(|w| (w[0].0.ln(), (w[1].0 / w[0].0 - 1.0).ln())))
+    per_flow(r, settle_s).iter().flat_map(|f| raising_of(f)).collect()
+}
+
+fn raising_of(f: &[Point]) -> Vec<(f64, f64)> {
+    f.windows(2)
+        .filter(|w| w[0].1 == "increase" && w[1].1 == "increase" && w[0].2 == w[1].2 && w[1].0 > w[0].0)
+        .map(|w| (w[0].0.ln(), (w[1].0 / w[0].0 - 1.0).ln()))
         .collect()
 }
 
@@ -67,7 +77,7 @@ pub fn falls(r: &RunResult, settle_s: f64) -> Vec<Fall> {
     per_flow(r, settle_s).iter().flat_map(|f| falls_of(f)).collect()
 }
 
-fn falls_of(f: &[(f64, &str)]) -> Vec<Fall> {
+fn falls_of(f: &[Point]) -> Vec<Fall> {
     let mut out = Vec::new();
     let mut i = 1;
     while i < f.len() {
@@ -123,19 +133,30 @@ mod tests {
         assert!((increase_exponent(&ai).unwrap() + 1.0).abs() < 1e-12);
     }
 
+    /// Only a step between two increases with no retransmission between them counts: the
+    /// step out of a fall and a step that an ERR (a retransmission) may have cut are left out.
+    #[test]
+    fn a_raising_step_is_one_clean_increase() {
+        let f = [(100.0, "decrease", 0), (101.0, "increase", 0), (102.01, "increase", 0), (103.0, "increase", 1), (104.03, "increase", 1)];
+        let got = raising_of(&f);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!((got[0].0 - 101f64.ln()).abs() < 1e-12 && (got[0].1 - 0.01f64.ln()).abs() < 1e-9);
+        assert!((got[1].0 - 103f64.ln()).abs() < 1e-12 && (got[1].1 - 0.01f64.ln()).abs() < 1e-9);
+    }
+
     /// 100, a fall of two intervals to 80, then ×1.1 per interval: 88, 96.8, 106.48 is back
     /// above 100 on the third; a second fall that never recovers is kept, unregained.
     #[test]
     fn a_fall_and_its_climb_are_counted_in_intervals() {
         let f = [
-            (100.0, "increase"),
-            (90.0, "decrease"),
-            (80.0, "decrease"),
-            (88.0, "increase"),
-            (96.8, "increase"),
-            (106.48, "increase"),
-            (50.0, "decrease"),
-            (55.0, "increase"),
+            (100.0, "increase", 0),
+            (90.0, "decrease", 1),
+            (80.0, "decrease", 2),
+            (88.0, "increase", 2),
+            (96.8, "increase", 2),
+            (106.48, "increase", 2),
+            (50.0, "decrease", 3),
+            (55.0, "increase", 3),
         ];
         let got = falls_of(&f);
         assert_eq!(got.len(), 2);

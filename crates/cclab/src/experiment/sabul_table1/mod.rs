@@ -78,6 +78,10 @@ lost (the seed: re-reports 'can double the apparent error rate'), with the inter
 (loss rate set to one, a logged rate above the one sent); and each row's utilisation against the seed's total over a gigabit \
 ('SABUL can utilize network bandwidth efficiently'). Rows 3-5 run again under RED on the same buffer, the seed's cited remedy for drop-tail's synchronisation.";
 
+/// The time series' sample interval: the seed's 200 ms T, so that rows with that T are sampled
+/// once per rate-control interval ([`mimd`]).
+const SAMPLE_MS: u64 = 200;
+
 /// One row of Table 1: hosts, RTTs (ms), initial rates (Mb/s), T (ms), the seed's average rates (Mb/s).
 struct Row {
     hosts: [&'static str; 3],
@@ -137,7 +141,7 @@ fn config(row: &Row, secs: u64, seed: u64, sender: &Sender) -> SimConfig {
     SimConfig {
         seed,
         duration: Time::from_secs(secs),
-        sample_interval: Some(Time::from_millis(200)),
+        sample_interval: Some(Time::from_millis(SAMPLE_MS)),
         link: LinkConfig { rate: Rate::from_bits_per_sec(1e9), buffer: QueueLimit::Bdp(1.0), ..LinkConfig::default() },
         flows,
     }
@@ -198,7 +202,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             lose_together[k].push(loss_correlation(&r));
             utilisation[k].push(r.summary.link.utilization);
             below_90[k].push(share_below_90(&r));
-            if row.one_interval() {
+            if row.one_interval() && row.t_ms[0] == SAMPLE_MS {
                 raising[seed as usize - 1].extend(mimd::raising_steps(&r, SETTLE_S));
             }
             if k == 4 {
@@ -241,7 +245,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             if k == 1 {
                 row2_other.push((name, mbit(&r)));
             }
-            if name == "code-2003" && row.one_interval() {
+            if name == "code-2003" && row.one_interval() && row.t_ms[0] == SAMPLE_MS {
                 gen_c_raising.extend(mimd::raising_steps(&r, SETTLE_S));
             }
             cells.push(join(&mbit(&r), 0));
@@ -414,7 +418,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
 /// "climb up gradually" ([`mimd`]): the increase exponent per seed under `sabul` (rows 1, 3-5),
 /// under the 2003 code's Gen-C (seed 1), and row 5's falls and climbs per seed.
 fn mimd_claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_falls: &[Vec<mimd::Fall>]) -> Vec<Claim> {
-    const SEED_MIMD: &str = "\"SABUL congestion control is a variant of Multiplicative Increase and Multiplicative Decrease algorithm. The sender increases sending rate aggressively.\"";
+    const SEED_MIMD: &str = "\"SABUL congestion control is a variant of Multiplicative Iincrease [sic] and Multiplicative Decrease algorithm. The sender increases sending rate aggressively.\"";
     let law = RcLawConfig::default();
     let growth = 1.0 / (1.0 - law.k2 * law.alpha);
     let exponents: Vec<f64> = raising.iter().filter_map(|s| mimd::increase_exponent(s)).collect();
@@ -431,10 +435,10 @@ fn mimd_claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_f
         law.k2, law.alpha
     ));
     let gen_c_b = mimd::increase_exponent(gen_c_raising);
-    let packets_per_t = |ln_r: f64| ln_r.exp() * 1e6 * 0.2 / (1500.0 * 8.0);
+    let packets_per_t = |ln_r: f64| ln_r.exp() * 1e6 * (SAMPLE_MS as f64 / 1e3) / (1500.0 * 8.0);
     let (lo, hi) = gen_c_raising.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
     let gen_c = Claim::bound(
-        "the 2003 code's law (code-2003, Gen-C) increases multiplicatively: the same exponent, seed 1, rows 1 and 3-5",
+        "the 2003 code's law (code-2003, Gen-C) increases multiplicatively at Table 1's rates: the same exponent, seed 1, rows 1 and 3-5",
         SEED_MIMD,
         &gen_c_b.into_iter().collect::<Vec<_>>(),
         Bound::AtLeast(-0.5),
@@ -442,7 +446,8 @@ fn mimd_claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_f
     );
     let gen_c = if gen_c.verdict == crate::verdict::Verdict::DoesNotHold {
         gen_c.because(&format!(
-            "Gen-C adds 10^⌈log10 N⌉/1000 packets per interval, N = T/IPT the packets sent in one: a constant step while N stays in one decade, so the relative step falls as 1/rate, additive increase. Its {} raising intervals ran at {:.0} to {:.0} packets per 200 ms, {}; the step is multiplied by 10 only where N crosses a power of 10, so the law is MIMD across decades and AIMD within one. Its decrease (×8/9 per loss epoch) is multiplicative. The seed's reference for the law is the SABUL papers' ([4]), whose law (the row above) is MI.",
+            "b = {:.3}. Gen-C adds 10^⌈log10 N⌉/1000 packets per interval, N = T/IPT the packets sent in one: a constant step while N stays in one decade, so the relative step falls as 1/rate, additive increase. Its {} raising intervals ran at {:.0} to {:.0} packets per 200 ms, {}; the step is multiplied by 10 only where N crosses a power of 10, so the law is MIMD across decades and AIMD within one. Its decrease (×8/9 per loss epoch) is multiplicative. The seed's reference for the law is the SABUL papers' ([4]), whose law (the row above) is MI.",
+            gen_c_b.unwrap_or(f64::NAN),
             gen_c_raising.len(),
             packets_per_t(lo),
             packets_per_t(hi),
@@ -462,8 +467,10 @@ fn mimd_claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_f
         "intervals",
     )
     .because(&format!(
-        "{} of {all} falls regained before the next fall. Gen-B climbs back at most ×{growth:.4} per interval, so a fall to r_trough takes ln(r_before/r_trough)/ln {growth:.4} intervals to regain: {:.1} predicted for these falls' depths against {:.1} measured (means over seeds); a fall is one to a few decreases, each multiplying the IPT by 1 + k1·(ρ − α) and adding c.",
+        "{} of {all} falls regained before the next fall, on {} of {} seeds. Gen-B climbs back at most ×{growth:.4} per interval, so a fall to r_trough takes at least ln(r_before/r_trough)/ln {growth:.4} intervals to regain: at least {:.1} for these falls' depths, {:.1} measured (means over seeds); a fall is one to a few decreases, each multiplying the IPT by 1 + k1·(ρ − α) and adding c.",
         all - unregained,
+        per_seed.len(),
+        row5_falls.len(),
         mean(&per_seed.iter().map(|p| p.2).collect::<Vec<_>>()),
         mean(&per_seed.iter().map(|p| p.1).collect::<Vec<_>>()),
     ));
