@@ -324,7 +324,7 @@ fn against_the_law(at: &[AtP], seeds: u64) -> Figure {
         Series::new(Some("Mathis law, C = 1.22 (periodic loss)".into()), INK, Style::Line { width: 2 }, curve(&|p| law_band_bps(p).0)),
         Series::new(Some("Mathis law, C = 1.31 (random loss)".into()), INK, Style::Dashed, curve(&|p| law_band_bps(p).1)),
         Series::new(Some("Padhye (Reno without SACK, T0 = 300 ms)".into()), color(1), Style::Line { width: 2 }, curve(&|p| padhye_bps(p, T0))),
-        Series::new(Some(format!("ours at the nominal p (mean, min–max over {seeds} seeds)")), color(0), Style::Points { marker: Marker::Circle, hollow: false }, nominal)
+        Series::new(Some(format!("ours at the nominal p (mean, min–max over {seeds} runs)")), color(0), Style::Points { marker: Marker::Circle, hollow: false }, nominal)
             .with_bars(bars, false),
         Series::new(Some("ours at the measured signal rate (loss episodes per segment)".into()), color(0), Style::Points { marker: Marker::Circle, hollow: true }, measured),
     ];

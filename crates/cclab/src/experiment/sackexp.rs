@@ -349,7 +349,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         "p = 20 %: goodput ratio; p = 0.1 %: fraction of lossless goodput",
         &ratio_rows,
         true,
-        &format!("ours: mean, min–max over {seeds} seeds"),
+        &format!("ours: mean, min–max over {seeds} runs (RNG seeds)"),
     )?;
     out.plots.push(("Ours against the seed's".into(), vec![files]));
     let mut figures = Vec::new();
@@ -580,7 +580,7 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
     let lo = if lo.is_finite() { 10f64.powf(lo.log10().floor()) } else { 0.01 };
     Figure {
         name: format!("goodput-vs-loss-rtt-{rtt}ms"),
-        title: format!("Goodput and throughput against random loss, RTT {rtt} ms (mean and min–max over {seeds} seeds)"),
+        title: format!("Goodput and throughput against random loss, RTT {rtt} ms (mean and min–max over {seeds} runs)"),
         size: WIDE,
         panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("Mbit/s", lo, 100.0), series)
             .legend_at(plotters::chart::SeriesLabelPosition::LowerLeft)],

@@ -149,8 +149,15 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 let (o, k) = (of(&ours), of(&kernel));
                 let cell = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{} ± {}", num(s.mean), num(s.sd)));
                 row.extend([cell(&o), cell(&k)]);
-                let mean_range = |xs: &[f64]| Summary::of(xs).map(|s| (s.mean, (s.min, s.max)));
-                rows.push(VersusRow { label: what.clone(), seed: mean_range(&k).map(|(m, r)| (m, Some(r))), ours: mean_range(&o) });
+                // Relative to the kernel's mean, in per cent: the differences the verdicts judge are
+                // a fraction of a per cent, invisible on an axis from zero.
+                let kernel_mean = Summary::of(&k).map(|s| s.mean).filter(|m| m.abs() > 1e-12);
+                let relative = |xs: &[f64]| -> Option<(f64, (f64, f64))> {
+                    let (s, km) = (Summary::of(xs)?, kernel_mean?);
+                    let pct = |v: f64| (v / km - 1.0) * 100.0;
+                    Some((pct(s.mean), (pct(s.min), pct(s.max))))
+                };
+                rows.push(VersusRow { label: what.clone(), seed: relative(&k).map(|(m, r)| (m, Some(r))), ours: relative(&o) });
             }
             // Where ours differs, say what the host-noise model measured on a loaded testbed
             // (the `testbed` preset) gives instead; that run is made only when one is needed.
@@ -200,8 +207,15 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     for (m, rows) in JUDGED.map(measure).iter().zip(&versus) {
         let unit = if m.unit == "count" { String::new() } else { format!(" ({})", m.unit) };
         let name = format!("versus-{}", m.metric.replace(' ', "-"));
-        let labels = (&*format!("kernel: mean, min–max over {kernel_runs} runs"), &*format!("ours: mean, min–max over {sim_seeds} seeds"));
-        figures.push(crate::plot::versus_against(&opts.out.join("plots"), &name, &format!("{}: the kernel against ours", m.metric), &format!("{}{unit}", m.metric), rows, labels)?);
+        let labels = (&*format!("kernel: mean, min–max over {kernel_runs} runs"), &*format!("ours: mean, min–max over {sim_seeds} runs (RNG seeds)"));
+        figures.push(crate::plot::versus_against(
+            &opts.out.join("plots"),
+            &name,
+            &format!("{}: the kernel against ours, relative to the kernel's mean", m.metric),
+            &format!("{}{unit}: difference from the kernel's mean (%)", m.metric),
+            rows,
+            labels,
+        )?);
     }
     out.plots.push(("Ours against the kernel".into(), figures));
     out.notes.push(

@@ -54,7 +54,7 @@ pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str),
 
 /// Ours against the seed's, one row per figure (see [`VersusRow`]), written into `dir`.
 pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Result<PlotFiles, UserError> {
-    versus::figure(name, title, value_axis, rows, log, ("seed", ours_label)).write(dir)
+    versus::figure(name, title, value_axis, rows, log, ("source document (the seed)", ours_label)).write(dir)
 }
 
 /// [`versus`] against another reference than a seed: `labels` = (the reference's legend, ours).

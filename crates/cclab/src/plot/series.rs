@@ -50,10 +50,41 @@ pub fn cwnd(d: &RunData) -> Option<Figure> {
     }
     let top = max_y(&cwnd).fold(1.0, f64::max) * 4.0;
     let ssthresh = per_flow(d, Style::Dashed, " ssthresh", |r| r.ssthresh.filter(|&s| s <= top));
+    let title = if ssthresh.is_empty() { "Congestion window per flow" } else { "Congestion window and slow-start threshold per flow" };
     let mut series = cwnd;
     series.extend(ssthresh);
-    let y = Axis::fit("segments", 0.0, max_y(&series));
-    Some(over_time(d, "cwnd", "Congestion window and slow-start threshold per flow", y, series))
+    let (y, note) = value_axis(&mut series, "segments", " segments");
+    Some(over_time(d, "cwnd", &format!("{title}{note}"), y, series))
+}
+
+/// Flows whose medians lie this many times apart share a log axis (an attacker's window
+/// hundreds of times its victim's would flatten the victim to the floor of a linear one).
+const LOG_SPREAD: f64 = 30.0;
+
+/// The value axis for `series`, in `unit`: logarithmic when the series' medians lie more than
+/// [`LOG_SPREAD`] apart; else linear from 0, stopping at [`robust_top`] when brief spikes would
+/// squash the rest, values above it drawn at the top. Returns the axis and what the title
+/// should add (the clip and the peak).
+fn value_axis(series: &mut [Series], label: &str, unit: &str) -> (Axis, String) {
+    let medians: Vec<f64> = series.iter().filter_map(|s| crate::stats::Summary::of(&s.points.iter().map(|p| p.1).collect::<Vec<_>>()).map(|m| m.median)).collect();
+    let (lo_median, hi_median) = medians.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &m| (lo.min(m), hi.max(m)));
+    let peak = max_y(series).fold(0.0, f64::max);
+    if lo_median > 0.0 && hi_median / lo_median > LOG_SPREAD {
+        let floor = 10f64.powf(max_y(series).filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min).log10().floor());
+        for s in series.iter_mut() {
+            s.points.iter_mut().for_each(|p| p.1 = p.1.max(floor));
+        }
+        return (Axis::log(&format!("{label} (log scale)"), floor, 10f64.powf((peak * 1.5).log10().ceil())), String::new());
+    }
+    match robust_top(max_y(series)) {
+        Some(top) => {
+            for s in series.iter_mut() {
+                s.points.iter_mut().for_each(|p| p.1 = p.1.min(top));
+            }
+            (Axis::new(label, 0.0, top), format!(" (clipped at {}{unit}; the peak is {}{unit})", crate::table::num(top), crate::table::num(peak)))
+        }
+        None => (Axis::fit(label, 0.0, max_y(series)), String::new()),
+    }
 }
 
 /// The top of a value axis that brief spikes do not squash: 1.5 times the 90th percentile of
@@ -78,19 +109,8 @@ pub fn pacing(d: &RunData) -> Option<Figure> {
     if series.is_empty() {
         return None;
     }
-    let peak = max_y(&series).fold(0.0, f64::max);
-    let mut title = "Pacing rate per flow".to_string();
-    let y = match robust_top(max_y(&series)) {
-        Some(top) => {
-            for s in &mut series {
-                s.points.iter_mut().for_each(|p| p.1 = p.1.min(top));
-            }
-            title = format!("Pacing rate per flow (clipped at {} Mbit/s; start-up peaks {})", crate::table::num(top), crate::table::num(peak));
-            Axis::new("pacing rate (Mbit/s)", 0.0, top)
-        }
-        None => Axis::fit("pacing rate (Mbit/s)", 0.0, max_y(&series)),
-    };
-    Some(over_time(d, "pacing", &title, y, series))
+    let (y, note) = value_axis(&mut series, "pacing rate (Mbit/s)", " Mbit/s");
+    Some(over_time(d, "pacing", &format!("Pacing rate per flow{note}"), y, series))
 }
 
 /// Sum of every flow's value per sample time.
@@ -117,7 +137,9 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
     }
     let mut series = per_flow(d, Style::Line { width: 2 }, "", |r| Some(r.goodput));
     if d.summary.flows.len() > 1 {
-        series.push(Series::new(Some("aggregate".into()), INK, Style::Line { width: 3 }, aggregate(&d.flows, |r| r.goodput)));
+        // Drawn first and dashed: where the aggregate is one flow's own goodput (the others
+        // starved), the flow's line stays visible on it.
+        series.insert(0, Series::new(Some("aggregate".into()), INK, Style::Dashed, aggregate(&d.flows, |r| r.goodput)));
     }
     if !d.link.is_empty() {
         let cap = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();

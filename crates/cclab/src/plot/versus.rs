@@ -36,7 +36,15 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (1.0, 10.0) };
         Axis::log(value_axis, 10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()))
     } else {
-        Axis::fit(value_axis, 0.0, values.iter().copied())
+        // From zero, or below it when some value is negative (differences), with a margin.
+        let lo = values.iter().copied().fold(0.0, f64::min);
+        if lo < 0.0 {
+            let hi = values.iter().copied().fold(0.0, f64::max);
+            let margin = (hi - lo) * 0.08;
+            Axis::new(value_axis, lo - margin, hi + margin)
+        } else {
+            Axis::fit(value_axis, 0.0, values.iter().copied())
+        }
     };
     let y = Axis::categorical("", rows.iter().map(|r| r.label.clone()).collect(), true);
     let mut seed = Series::new(Some(reference_label.into()), INK, Style::Points { marker: Marker::Square, hollow: true }, Vec::new());
@@ -60,7 +68,8 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
         title: title.into(),
         size: (1200, height),
         // No reference figure at all (a measure the seed states in words): no legend entry for it.
-        panels: vec![Panel::new(x, y, if seed.points.is_empty() { vec![ours] } else { vec![seed, ours] })],
+        // The legend beside the plot: inside, it covers a whisker of some row.
+        panels: vec![Panel::new(x, y, if seed.points.is_empty() { vec![ours] } else { vec![seed, ours] }).legend_outside()],
     }
 }
 
@@ -96,6 +105,14 @@ mod tests {
         let f = figure("v", "t", "x", &rows, false, ("seed", "ours"));
         let labels: Vec<_> = f.panels[0].series.iter().map(|s| s.label.clone()).collect();
         assert_eq!(labels, [Some("ours".to_string())]);
+    }
+
+    /// Differences below zero widen the axis below zero, with a margin on both sides.
+    #[test]
+    fn negative_values_get_room_below_zero() {
+        let rows = [VersusRow { label: "a".into(), seed: Some((0.0, Some((-0.2, 0.1)))), ours: Some((-1.0, (-1.5, 2.0))) }];
+        let x = &figure("v", "t", "%", &rows, false, ("kernel", "ours")).panels[0].x;
+        assert!(x.lo < -1.5 && x.hi > 2.0, "{} to {}", x.lo, x.hi);
     }
 
     #[test]

@@ -401,7 +401,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         window_plots.push(plot::scan_window(
             &plots,
             &format!("window-{h}"),
-            &format!("{h} addresses ({}), seed {first}: cwnd black, ccthresh grey", w.command.trim_start_matches("nmap -d2 -n ")),
+            &format!("{h} addresses ({}), RNG seed {first}: cwnd black, ccthresh grey", w.command.trim_start_matches("nmap -d2 -n ")),
             &[("unscaled", window(Variant::Unscaled)), ("scaled-2007", window(Variant::Scaled2007))],
         )?);
         let firsts: Vec<ScanResult> = runs.by_variant.iter().map(|v| v[0].clone()).collect();
@@ -428,7 +428,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.plots.push((
                 "packet_ratio of the 10000-address scan, ours (scaled-2007) against the seed's".into(),
                 // Largest first, so that the legend (lower right) sits beside the smallest values.
-                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: seed against ours (scaled-2007)", "packet_ratio = probes_sent / probes_replied_to", &ratio_rows, false, &format!("ours: mean, min-max over {check_s}"))?],
+                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled-2007)", "packet_ratio = probes_sent / probes_replied_to", &ratio_rows, false, &format!("ours: mean, min-max over runs with RNG {check_s}"))?],
             ));
         }
     }
@@ -624,8 +624,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         (
             "Ours against the seed's".into(),
             vec![
-                plot::versus(&plots, "versus-scan-time", "Scan time: seed against ours (unscaled and scaled-2007)", "scan time (s)", &time_rows, true, &format!("ours: mean, min-max over {check_s}"))?,
-                plot::versus(&plots, "versus-speedup", "Speed-up, unscaled / scaled time: seed against ours", "unscaled time / scaled time", &speedup_rows, false, &format!("ours: mean, min-max over {check_s}"))?,
+                plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled-2007)", "scan time (s)", &time_rows, true, &format!("ours: mean, min-max over runs with RNG {check_s}"))?,
+                plot::versus(&plots, "versus-speedup", "Speed-up, unscaled / scaled time: the source page against ours", "unscaled time / scaled time", &speedup_rows, false, &format!("ours: mean, min-max over runs with RNG {check_s}"))?,
             ],
         ),
     );

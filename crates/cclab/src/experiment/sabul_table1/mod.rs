@@ -389,7 +389,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         "share of the three flows' average sending rates",
         &versus,
         false,
-        &format!("ours: mean, min–max over {seeds} seeds"),
+        &format!("ours: mean, min–max over {seeds} runs (RNG seeds)"),
     )?;
     out.plots.insert(0, ("Ours against the seed's".into(), vec![files]));
     let growth: Vec<String> =
@@ -535,7 +535,7 @@ fn rates_over_time(k: usize, row: &Row, r: &RunResult) -> Figure {
     };
     Figure {
         name: format!("rates-row-{}", k + 1),
-        title: format!("Table 1 row {} (the seed's figure {}): instantaneous sending rate per 200 ms", k + 1, k + 1),
+        title: format!("Table 1 row {} (the seed's figure {}): instantaneous sending rate per 200 ms{}", k + 1, k + 1, if k < 2 { ", log scale as the seed's" } else { "" }),
         size: WIDE,
         panels: vec![Panel::new(Axis::new("time (s)", 0.0, secs), y, series).legend_at(plotters::chart::SeriesLabelPosition::LowerRight)],
     }

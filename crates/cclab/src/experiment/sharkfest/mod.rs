@@ -83,7 +83,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             let (row, conv) = measure(cc, seed, opts.fast, &opts.out)?;
             if seed == 1 && ["reno", "cubic", "bbr"].contains(&cc) {
                 let dir = opts.out.join(cc).join("seed-1").join("convergence");
-                out.plot_run(&format!("{}: five flows starting 10 s apart (the talk's convergence test), seed 1", display_name(cc)), &dir, &conv)?;
+                let apart = 10.0 / k as f64;
+                out.plot_run(&format!("{}: five flows starting {} s apart (the talk's convergence test, 10 s apart{}), RNG seed 1", display_name(cc), crate::table::num(apart), if opts.fast { ", shortened in fast mode" } else { "" }), &dir, &conv)?;
             }
             per_seed.push(row);
         }
@@ -201,7 +202,7 @@ fn tables(r: &Results, out: &mut Output) {
     }
     f.row(vec!["Scalable against NewReno".into(), SCALABLE_LINK.label(), spread(&r.scalable_link.0, 1.0), format!("{} (NewReno against NewReno)", spread(&r.scalable_link.1, 1.0))]);
     f.row(vec!["Compound".into(), COMPOUND_LINK.label(), spread(&r.compound_link.0, 1.0), spread(&r.compound_link.1, 1.0)]);
-    f.row(vec!["Linux Reno against Reno (issue 15, 6 kernel runs)".into(), TESTBED.label(), spread(&KERNEL_RENO_PAIRS, 1.0), "".into()]);
+    f.row(vec!["Linux Reno against Reno (6 kernel runs on our testbed)".into(), TESTBED.label(), spread(&KERNEL_RENO_PAIRS, 1.0), "".into()]);
     out.tables.push(f);
     let mut c = Table::new("Compound alone on 20 Mbit/s, 200 ms (the talk's Compound link, 60 s)", &["utilisation"]);
     c.row(vec![format!("{} %", spread(&r.compound_link.2, 100.0))]);
@@ -252,7 +253,7 @@ fn illinois_beta(cuts: &[(f64, f64)]) -> Figure {
 
 fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError> {
     let dir = opts.out.join("plots");
-    let ours_label = format!("ours: mean, min–max over {} seeds", r.seeds);
+    let ours_label = format!("ours: mean, min–max over {} runs (RNG seeds)", r.seeds);
     let damage: Vec<VersusRow> = DAMAGE
         .iter()
         .filter_map(|d| r.col(d.cc, |x| x.loss_episodes).map(|ev| ours_row(display_name(d.cc).into(), Some((d.overflows.unwrap_or(0.0), None)), &ev)))
@@ -274,13 +275,14 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         "Collateral damage per algorithm: the talk's slides against ours".into(),
         vec![
             v("collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone"), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", &damage)?,
-            v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total; ours: data + ACKs, each once)", &packets)?,
+            v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total, which counts each packet twice, see the verdicts; ours: data + ACKs, each once)", &packets)?,
         ],
     ));
     out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss", "goodput (Mbit/s; the talk gives no figure at 20 %)", &bbr)?]));
     out.plots.push((
         "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
-        vec![v("reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair; hollow square: 6 Linux kernel runs, issue 15)", &friendly)?],
+        // The one reference figure here is the kernel's, not the talk's.
+        vec![crate::plot::versus_against(&dir, "reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair)", &friendly, ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label))?],
     ));
     let points: Vec<DelayPoint> = r
         .rows

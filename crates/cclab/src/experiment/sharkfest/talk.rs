@@ -256,7 +256,7 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
 fn friendliness(r: &Results, claims: &mut Vec<Claim>) {
     let Some(base) = r.col("reno", |x| x.reno_share) else { return };
     claims.push(
-        Claim::distribution("Reno's share against Reno (our baseline) against Linux Reno pairs, 40 Mbit/s, 100 ms, 1 BDP (issue 15's six kernel runs)", &base, Summary::of(&KERNEL_RENO_PAIRS).expect("six runs"), "")
+        Claim::distribution("Reno's share against Reno (our baseline) against Linux Reno pairs, 40 Mbit/s, 100 ms, 1 BDP (six Linux kernel runs on our testbed)", &base, Summary::of(&KERNEL_RENO_PAIRS).expect("six runs"), "")
             .because("not a claim of the talk: the spread any friendliness share must be read against"),
     );
     let reno = ("Reno against Reno", base.as_slice());

@@ -18,7 +18,7 @@ pub fn versus(dir: &Path, rows: &[VersusRow], runs: usize) -> Result<PlotFiles, 
         "throughput (Mbit/s, log scale)",
         rows,
         true,
-        &format!("ours: mean, min–max over {runs} seeds"),
+        &format!("ours: mean, min–max over {runs} runs (RNG seeds)"),
     )
 }
 
@@ -56,22 +56,30 @@ pub fn windows(dir: &Path, name: &str, title: &str, runs: &[(&str, &RunResult)],
         r.series.as_ref().map_or_else(Vec::new, |s| s.flows.iter().filter(|x| x.time <= until).filter_map(|x| f(x).map(|v| (x.time, v))).collect())
     };
     let (mut cwnd, mut flight, mut rtt) = (Vec::new(), Vec::new(), Vec::new());
-    for (k, (label, r)) in runs.iter().enumerate() {
-        cwnd.push(Series::new(Some((*label).into()), color(k), Style::Line { width: 2 }, pick(r, &|x| x.cwnd.filter(|c| *c >= 1.0))));
-        flight.push(Series::new(Some((*label).into()), color(k), Style::Line { width: 2 }, pick(r, &|x| Some(x.inflight as f64))));
-        rtt.push(Series::new(Some((*label).into()), color(k), Style::Line { width: 1 }, pick(r, &|x| x.rtt_ms)));
+    // The first run (Reno) is drawn last and dashed, so that where it coincides with another
+    // (trial 3: Reno and Vegas both held by the receive window) both stay visible.
+    for (k, (label, r)) in runs.iter().enumerate().rev() {
+        let style = |width| if k == 0 { Style::Dashed } else { Style::Line { width } };
+        cwnd.push(Series::new(Some((*label).into()), color(k), style(2), pick(r, &|x| x.cwnd.filter(|c| *c >= 1.0))));
+        flight.push(Series::new(Some((*label).into()), color(k), style(2), pick(r, &|x| Some(x.inflight as f64))));
+        rtt.push(Series::new(Some((*label).into()), color(k), style(1), pick(r, &|x| x.rtt_ms)));
     }
-    let top = |s: &[Series]| s.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max);
-    let decade = |v: f64| 10f64.powf(v.max(1.0).log10().ceil());
+    let values = |s: &[Series]| s.iter().flat_map(|s| s.points.iter().map(|p| p.1)).collect::<Vec<f64>>();
+    let top = |s: &[Series]| values(s).into_iter().fold(0.0, f64::max);
+    // A decade above the largest window, with room: a line on the frame is lost.
+    let decade = |v: f64| 10f64.powf((v.max(1.0) * 1.5).log10().ceil());
+    // RTT samples sit in a narrow band (0.1-4 ms, or 100-103 ms): the axis spans it.
+    let (rtt_lo, rtt_hi) = values(&rtt).into_iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = ((rtt_hi - rtt_lo) * 0.08).max(0.05);
     let x = Axis::new("time (s)", 0.0, until);
     Figure {
         name: name.into(),
         title: title.into(),
         size: (1200, 1100),
         panels: vec![
-            Panel::new(x.clone(), Axis::log("cwnd (segments, log scale)", 1.0, decade(top(&cwnd))), cwnd).legend_at(SeriesLabelPosition::LowerRight),
-            Panel::new(x.clone(), Axis::new("segments in flight", 0.0, top(&flight) * 1.1), flight).legend_at(SeriesLabelPosition::LowerRight),
-            Panel::new(x, Axis::new("latest RTT sample (ms)", 0.0, top(&rtt) * 1.1), rtt).legend_at(SeriesLabelPosition::LowerRight),
+            Panel::new(x.clone(), Axis::log("cwnd (segments, log scale)", 1.0, decade(top(&cwnd))), cwnd).legend_outside(),
+            Panel::new(x.clone(), Axis::new("segments in flight", 0.0, top(&flight) * 1.1), flight).legend_outside(),
+            Panel::new(x, Axis::new("latest RTT sample (ms)", (rtt_lo - pad).max(0.0), rtt_hi + pad), rtt).legend_outside(),
         ],
     }
     .write(dir)

@@ -181,7 +181,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         series.push(figures::windows(
             &plots,
             &format!("vegas-trials-windows-trial-{trial}"),
-            &format!("Trial {trial} (netem {netem}), seed 1, first {} s, every ms (Reno's lines lie under Vegas's)", num(until)),
+            &format!("Trial {trial} (netem {netem}), seed 1, first {} s, every ms (Reno dashed, drawn over the others)", num(until)),
             &runs,
             until,
         )?);
