@@ -57,6 +57,9 @@ pub fn cwnd(d: &RunData) -> Option<Figure> {
     Some(over_time(d, "cwnd", &format!("{title}{note}"), y, series))
 }
 
+/// A guide line (the capacity) more than this many times above the data is left off the axis.
+const FLATTENS: f64 = 4.0;
+
 /// Flows whose medians lie this many times apart share a log axis (an attacker's window
 /// hundreds of times its victim's would flatten the victim to the floor of a linear one).
 const LOG_SPREAD: f64 = 30.0;
@@ -141,12 +144,19 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
         // starved), the flow's line stays visible on it.
         series.insert(0, Series::new(Some("aggregate".into()), INK, Style::Dashed, aggregate(&d.flows, |r| r.goodput)));
     }
-    if !d.link.is_empty() {
+    // The capacity line, unless it is so far above every goodput (a flow held to a small
+    // share by loss, say) that it would flatten them: then the title gives it.
+    let top = max_y(&series).fold(0.0, f64::max);
+    let capacity = d.link.iter().map(|l| l.rate_mbps).fold(0.0, f64::max);
+    let mut title = "Goodput (delivered in order) per flow and in aggregate".to_string();
+    if capacity > 0.0 && capacity <= FLATTENS * top {
         let cap = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();
         series.push(Series::new(Some("capacity".into()), GUIDE, Style::Dashed, cap));
+    } else if capacity > 0.0 {
+        title = format!("{title} (the link's {} Mbit/s off the scale)", crate::table::num(capacity));
     }
     let y = Axis::fit("goodput (Mbit/s)", 0.0, max_y(&series));
-    Some(over_time(d, "goodput", "Goodput (delivered in order) per flow and in aggregate", y, series))
+    Some(over_time(d, "goodput", &title, y, series))
 }
 
 /// Bottleneck queue length (packets) and queueing delay (ms) over time, one above the other.

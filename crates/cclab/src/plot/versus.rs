@@ -66,7 +66,7 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
     Figure {
         name: name.into(),
         title: title.into(),
-        size: (1200, height),
+        size: (1500, height),
         // No reference figure at all (a measure the seed states in words): no legend entry for it.
         // The legend beside the plot: inside, it covers a whisker of some row.
         panels: vec![Panel::new(x, y, if seed.points.is_empty() { vec![ours] } else { vec![seed, ours] }).legend_outside()],
