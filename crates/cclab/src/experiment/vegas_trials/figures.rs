@@ -4,7 +4,6 @@
 use crate::plot::{color, Axis, Figure, Marker, Panel, PlotFiles, Series, Style, VersusRow};
 use crate::stats::Summary;
 use crate::UserError;
-use plotters::chart::SeriesLabelPosition;
 use sim::RunResult;
 use std::path::Path;
 
@@ -23,8 +22,10 @@ pub fn versus(dir: &Path, rows: &[VersusRow], runs: usize) -> Result<PlotFiles, 
 }
 
 /// Mean throughput (with min–max bars) against the upper bound of the host noise, one series
-/// per algorithm, with the seed's trial-1 means as dashed lines.
-pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], seed_means: &[(&str, f64)]) -> Result<PlotFiles, UserError> {
+/// per algorithm, with the seed's trial-1 means as dashed lines and its five runs' min–max as a
+/// hollow square with a bar right of the sweep (one column per algorithm: Reno's and Vegas's
+/// means nearly coincide).
+pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], seed: &[(&str, Summary)]) -> Result<PlotFiles, UserError> {
     let hi_x = noise_ms.iter().copied().fold(0.0, f64::max);
     let mut series = Vec::new();
     let markers = [Marker::Circle, Marker::Triangle, Marker::Square];
@@ -34,16 +35,17 @@ pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], 
         series.push(Series::new(None, color(k), Style::Line { width: 1 }, pts.clone()));
         series.push(Series::new(Some(format!("{name} (ours)")), color(k), Style::Points { marker: markers[k % 3], hollow: false }, pts).with_bars(bars, false));
     }
-    for (k, (name, mean)) in seed_means.iter().enumerate() {
-        series.push(Series::new(Some(format!("{name}: the seed's trial 1 mean")), color(k), Style::Dashed, vec![(0.0, *mean), (hi_x, *mean)]));
+    let column = |k: usize| hi_x * (1.04 + 0.03 * k as f64);
+    for (k, (name, s)) in seed.iter().enumerate() {
+        series.push(Series::new(Some(format!("{name}: the seed's trial 1 mean")), color(k), Style::Dashed, vec![(0.0, s.mean), (column(k), s.mean)]));
+        series.push(Series::new(Some(format!("{name}: the seed's 5 runs, mean and min–max")), color(k), Style::Points { marker: Marker::Square, hollow: true }, vec![(column(k), s.mean)]).with_bars(vec![(s.min, s.max)], false));
     }
-    let hi_y = ours.iter().flat_map(|(_, s)| s.iter().map(|s| s.max)).chain(seed_means.iter().map(|m| m.1)).fold(0.0, f64::max);
+    let hi_y = ours.iter().flat_map(|(_, s)| s.iter().map(|s| s.max)).chain(seed.iter().map(|m| m.1.max)).fold(0.0, f64::max);
     Figure {
         name: "vegas-trials-host-noise".into(),
         title: format!("Trial 1: throughput against the host's per-ACK delay, uniform on [0, x] (our model: x = {} ms)", crate::table::num(super::testbed::HOST_NOISE.as_secs_f64() * 1e3)),
         size: crate::plot::WIDE,
-        panels: vec![Panel::new(Axis::new("host scheduling delay, upper bound (ms)", 0.0, hi_x * 1.02), Axis::new("throughput (Mbit/s)", 0.0, hi_y * 1.1), series)
-            .legend_at(SeriesLabelPosition::LowerLeft)],
+        panels: vec![Panel::new(Axis::new("host scheduling delay, upper bound (ms)", 0.0, column(seed.len())), Axis::new("throughput (Mbit/s)", 0.0, hi_y * 1.1), series).legend_outside()],
     }
     .write(dir)
 }

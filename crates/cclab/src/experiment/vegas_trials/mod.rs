@@ -171,7 +171,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         })
         .collect();
     out.plots.push(("Ours against the seed's, every cell".into(), vec![figures::versus(&plots, &rows, runs)?]));
-    let seed_means: Vec<(&str, f64)> = ALGOS.iter().enumerate().map(|(k, a)| (a.1, seed::trial(1).cells[k].summary().mean)).collect();
+    let seed_means: Vec<(&str, Summary)> = ALGOS.iter().enumerate().map(|(k, a)| (a.1, seed::trial(1).cells[k].summary())).collect();
     let xs: Vec<f64> = noise_us.iter().map(|&us| us as f64 / 1e3).collect();
     out.plots.push(("Throughput against the host's scheduling noise (trial 1)".into(), vec![figures::noise_sweep(&plots, &xs, &sweep, &seed_means)?]));
     let mut series = Vec::new();
