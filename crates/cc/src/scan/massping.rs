@@ -30,22 +30,12 @@ impl HostDiscovery {
     /// Discovery of `num_targets` targets with `probe_types` probes each (nmap's default as root
     /// on IPv4 is 4: `-PE -PS443 -PA80 -PP`).
     pub fn new(variant: Variant, template: TimingTemplate, num_targets: u32, probe_types: u8, now: Time) -> HostDiscovery {
-        Self::with_batch_size(variant, template, num_targets, probe_types, PING_GROUP_SZ as u32, now)
+        Self::with_rules(variant, variant.rules(), template, num_targets, probe_types, PING_GROUP_SZ as u32, now)
     }
 
-    pub fn with_batch_size(
-        variant: Variant,
-        template: TimingTemplate,
-        num_targets: u32,
-        probe_types: u8,
-        batch_size: u32,
-        now: Time,
-    ) -> HostDiscovery {
-        Self::with_rules(variant, variant.rules(), template, num_targets, probe_types, batch_size, now)
-    }
-
-    /// A variant's constants with other rules: [`VariantRules::with_unanswered_as_drop`] to see
-    /// what counting unanswered probes as drops, as TCP would, does to a scan.
+    /// A variant's constants with other rules ([`VariantRules::with_unanswered_as_drop`] to see
+    /// what counting unanswered probes as drops, as TCP would, does to a scan) and batches of
+    /// `batch_size` targets (nmap's `PING_GROUP_SZ` in [`HostDiscovery::new`]).
     pub fn with_rules(
         variant: Variant,
         rules: VariantRules,
@@ -169,7 +159,7 @@ mod tests {
 
     #[test]
     fn batches_run_one_after_the_other_and_reset_the_windows() {
-        let mut d = HostDiscovery::with_batch_size(Variant::Scaled, TimingTemplate::T3, 30, 1, 20, Time::ZERO);
+        let mut d = HostDiscovery::with_rules(Variant::Scaled, Variant::Scaled.rules(), TimingTemplate::T3, 30, 1, 20, Time::ZERO);
         let mut out = Vec::new();
         d.poll(Time::ZERO, &mut out);
         assert!(out.iter().all(|p| p.token.target < 20));
