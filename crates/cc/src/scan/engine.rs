@@ -96,6 +96,9 @@ pub struct UltraScan {
     num_incomplete: usize,
     /// Hosts that have probes listed or an RLD wait running.
     busy: BTreeSet<u32>,
+    /// Whether each host is in `busy`: [`UltraScan::touch`] runs for every busy host on every
+    /// poll, and most calls change nothing, so the set is only touched on a change.
+    in_busy: Vec<bool>,
     pub counters: ScanCounters,
     /// The 2007 `packet_ratio`, recorded at every timing update that counts as a reply.
     ratio_samples: Vec<f64>,
@@ -128,6 +131,7 @@ impl UltraScan {
             next_host: 0,
             num_incomplete: num_targets as usize,
             busy: BTreeSet::new(),
+            in_busy: vec![false; num_targets as usize],
             counters: ScanCounters::default(),
             ratio_samples: Vec::new(),
             send_limited: false,
@@ -544,10 +548,14 @@ impl UltraScan {
 
     fn touch(&mut self, hi: usize) {
         let host = &self.hosts[hi];
-        if host.probes_outstanding.is_empty() && !host.rld.waiting {
-            self.busy.remove(&(hi as u32));
-        } else {
-            self.busy.insert(hi as u32);
+        let busy = !host.probes_outstanding.is_empty() || host.rld.waiting;
+        if busy != self.in_busy[hi] {
+            self.in_busy[hi] = busy;
+            if busy {
+                self.busy.insert(hi as u32);
+            } else {
+                self.busy.remove(&(hi as u32));
+            }
         }
     }
 }
