@@ -151,6 +151,7 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
             .map_err(|e| UserError(format!("bench case {name} printed something unexpected: {e}")))?;
         results.push((what, r));
     }
+    let scans = crate::bench_scan::scan_cases(only, json);
     if json {
         let all: Vec<serde_json::Value> = results
             .iter()
@@ -161,11 +162,18 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
                 })
             })
             .collect();
-        // One array: the simulator's cases, then the net cases (`goodput_bps`, `cpu_s_per_gb`).
-        let all: Vec<serde_json::Value> = all.into_iter().chain(net.iter().map(|r| serde_json::to_value(r).expect("a net result serialises"))).collect();
+        // One array: the simulator's cases, the scan cases (`probes_per_s`), then the net cases
+        // (`goodput_bps`, `cpu_s_per_gb`).
+        let all: Vec<serde_json::Value> = all
+            .into_iter()
+            .chain(scans.iter().map(|r| serde_json::to_value(r).expect("a scan result serialises")))
+            .chain(net.iter().map(|r| serde_json::to_value(r).expect("a net result serialises")))
+            .collect();
         println!("{}", serde_json::to_string_pretty(&all).expect("results serialise"));
     } else {
-        println!("{:<16} {:<52} {:>12} {:>9} {:>14} {:>12} {:>10}", "case", "scenario", "packets", "wall (s)", "packets/s", "events/s", "peak RSS");
+        if !results.is_empty() {
+            println!("{:<16} {:<52} {:>12} {:>9} {:>14} {:>12} {:>10}", "case", "scenario", "packets", "wall (s)", "packets/s", "events/s", "peak RSS");
+        }
         for (what, r) in &results {
             println!(
                 "{:<16} {:<52} {:>12} {:>9.3} {:>14.0} {:>12.0} {:>7.1} MB",
@@ -177,6 +185,12 @@ pub fn bench(json: bool, only: Option<&str>) -> Result<(), UserError> {
                 r.events as f64 / r.wall_s,
                 r.peak_rss_bytes as f64 / 1e6
             );
+        }
+        if !scans.is_empty() {
+            println!("{}{:<16} {:<52} {:>12} {:>12} {:>9} {:>12}", if results.is_empty() { "" } else { "\n" }, "case", "host discovery (sim::scan)", "probes", "simulated s", "wall (s)", "probes/s");
+            for r in &scans {
+                println!("{:<16} {:<52} {:>12} {:>12.0} {:>9.3} {:>12.0}", r.name, r.what, r.probes_sent, r.sim_s, r.wall_s, r.probes_per_s);
+            }
         }
         if !net.is_empty() {
             println!("\n{:<16} {:<52} {:>12} {:>12} {:>22}", "case", "real UDP transport", "goodput", "CPU s/GB", "paced late p50/p99 us");

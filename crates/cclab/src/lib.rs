@@ -19,6 +19,7 @@
 
 pub mod bench;
 pub mod bench_net;
+pub mod bench_scan;
 pub mod experiment;
 pub mod output;
 pub mod net_cmd;

@@ -216,6 +216,14 @@ fn bench_json_reports_each_case() {
     for k in ["packets", "wall_s", "packets_per_s", "peak_rss_bytes"] {
         assert!(r[k].as_f64().unwrap() > 0.0, "{k}");
     }
+    let o = cclab(&["bench", "--json", "--only", "scan-10000-tcp"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v.as_array().unwrap()[0];
+    assert_eq!(r["name"], "scan-10000-tcp");
+    for k in ["probes_sent", "sim_s", "wall_s", "probes_per_s"] {
+        assert!(r[k].as_f64().unwrap() > 0.0, "{k}");
+    }
 }
 
 /// Issue 14's reproducers of panics, hangs and aborts: each is now a one-line error with exit
