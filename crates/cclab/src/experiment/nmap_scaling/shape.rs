@@ -37,7 +37,7 @@
 //! only at its start. [`Stretch::early_share`] and [`Stretch::exponent_after_early`] tell the
 //! two apart: the growth in the first [`EARLY`] of the time, and the exponent of the rest.
 
-use crate::plot::{color, Axis, Figure, Panel, Series, Style, GUIDE, TALL};
+use crate::plot::{color, Axis, Figure, Panel, Series, Style, GUIDE, INK, TALL};
 use crate::stats::Summary;
 use crate::table::Table;
 use crate::verdict::{Bound, Claim};
@@ -242,17 +242,18 @@ pub fn table(shapes: &[Shapes]) -> Table {
 /// Every stretch of each `Shapes` on the unit square, one panel per variant, over the line
 /// and the square root.
 pub fn figure(name: &str, title: &str, shapes: &[&Shapes]) -> Figure {
-    let guide = |label: &str, f: &dyn Fn(f64) -> f64| Series::new(Some(label.into()), GUIDE, Style::Dashed, (0..=50).map(|i| f64::from(i) / 50.0).map(|x| (x, f(x))).collect());
+    // The two references in two styles: the line solid black, the square root dashed grey.
+    let guide = |label: &str, (colour, style), f: &dyn Fn(f64) -> f64| Series::new(Some(label.into()), colour, style, (0..=50).map(|i| f64::from(i) / 50.0).map(|x| (x, f(x))).collect());
     let panels = shapes
         .iter()
         .map(|s| {
             let mut series: Vec<Series> = s
                 .all()
                 .enumerate()
-                .map(|(k, st)| Series::new((k == 0).then(|| format!("{}: each stretch", s.variant)), color(k), Style::Line { width: 1 }, st.normalised()))
+                .map(|(k, st)| Series::new((k == 0).then(|| format!("{}: each stretch (a colour each)", s.variant)), color(k), Style::Line { width: 1 }, st.normalised()))
                 .collect();
-            series.push(guide("line, k = 1", &|x| x));
-            series.push(guide("square root, k = 0.5", &f64::sqrt));
+            series.push(guide("line, k = 1", (INK, Style::Line { width: 2 }), &|x| x));
+            series.push(guide("square root, k = 0.5", (GUIDE, Style::Dashed), &f64::sqrt));
             Panel::new(Axis::new("(t - t0) / T, time into the stretch", 0.0, 1.0), Axis::new("(W - W0) / ΔW, growth", 0.0, 1.05), series).legend_at(SeriesLabelPosition::LowerRight)
         })
         .collect();
