@@ -208,21 +208,18 @@ fn datagram_protocols_run_from_flags() {
 
 #[test]
 fn bench_json_reports_each_case() {
-    let o = cclab(&["bench", "--json", "--only", "a-reno"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let r = &v.as_array().unwrap()[0];
-    assert_eq!(r["name"], "a-reno-40m");
-    for k in ["packets", "wall_s", "packets_per_s", "peak_rss_bytes"] {
-        assert!(r[k].as_f64().unwrap() > 0.0, "{k}");
-    }
-    let o = cclab(&["bench", "--json", "--only", "scan-10000-tcp"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let r = &v.as_array().unwrap()[0];
-    assert_eq!(r["name"], "scan-10000-tcp");
-    for k in ["probes_sent", "sim_s", "wall_s", "probes_per_s"] {
-        assert!(r[k].as_f64().unwrap() > 0.0, "{k}");
+    for (only, name, keys) in [
+        ("a-reno", "a-reno-40m", ["packets", "wall_s", "packets_per_s", "peak_rss_bytes"]),
+        ("scan-10000-tcp", "scan-10000-tcp", ["probes_sent", "sim_s", "wall_s", "probes_per_s"]),
+    ] {
+        let o = cclab(&["bench", "--json", "--only", only]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let r = &v.as_array().unwrap()[0];
+        assert_eq!(r["name"], name);
+        for k in keys {
+            assert!(r[k].as_f64().unwrap() > 0.0, "{name}: {k}");
+        }
     }
 }
 

@@ -23,6 +23,8 @@
 //! ln(1/(1 − k2·α)) intervals, reached when nothing is lost on the way.
 
 use crate::stats::{least_squares, mean};
+use crate::verdict::{Bound, Claim, Verdict};
+use cc::rate::sabul::rc::RcLawConfig;
 use sim::results::FlowSample;
 use sim::RunResult;
 
@@ -118,6 +120,70 @@ pub fn climb_summary(falls: &[Fall], growth: f64) -> Option<(f64, f64, f64)> {
     let climb = mean(&regained.iter().map(|&(_, c)| c as f64).collect::<Vec<_>>());
     let law = mean(&regained.iter().map(|(f, _)| f.depth.ln() / growth.ln()).collect::<Vec<_>>());
     Some((fall, climb, law))
+}
+
+/// The seed's "a variant of Multiplicative Increase and Multiplicative Decrease" and figure 5's
+/// "climb up gradually" (this module): the increase exponent per seed under `sabul` (rows 1, 3-5),
+/// under the 2003 code's Gen-C (seed 1), and row 5's falls and climbs per seed.
+/// `sample_ms` is the time series' interval, which is T on the rows read.
+pub fn claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_falls: &[Vec<Fall>], sample_ms: u64) -> Vec<Claim> {
+    const SEED_MIMD: &str = "\"SABUL congestion control is a variant of Multiplicative Iincrease [sic] and Multiplicative Decrease algorithm. The sender increases sending rate aggressively.\"";
+    let law = RcLawConfig::default();
+    let growth = 1.0 / (1.0 - law.k2 * law.alpha);
+    let exponents: Vec<f64> = raising.iter().filter_map(|s| increase_exponent(s)).collect();
+    let steps: usize = raising.iter().map(Vec::len).sum();
+    let gen_b = Claim::bound(
+        "the papers' law (sabul, Gen-B) increases multiplicatively: exponent b of a raising interval's relative step against the rate, fitted per seed over rows 1 and 3-5 (MI 0, AI -1; judged nearer 0)",
+        SEED_MIMD,
+        &exponents,
+        Bound::AtLeast(-0.5),
+        "",
+    )
+    .because(&format!(
+        "{steps} raising intervals. Gen-B's increase is δ ← δ·(1 + k2·(ρ − α)): at ρ = 0 the rate is multiplied by 1/(1 − k2·α) = {growth:.4} per interval whatever the rate ([RC] Table 2: k2 = {}, α = {}); a small loss ρ < α gives a smaller step, again a multiple of the rate.",
+        law.k2, law.alpha
+    ));
+    let gen_c_b = increase_exponent(gen_c_raising);
+    let packets_per_t = |ln_r: f64| ln_r.exp() * 1e6 * (sample_ms as f64 / 1e3) / (1500.0 * 8.0);
+    let (lo, hi) = gen_c_raising.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+    let gen_c = Claim::bound(
+        "the 2003 code's law (code-2003, Gen-C) increases multiplicatively at Table 1's rates: the same exponent, seed 1, rows 1 and 3-5",
+        SEED_MIMD,
+        &gen_c_b.into_iter().collect::<Vec<_>>(),
+        Bound::AtLeast(-0.5),
+        "",
+    );
+    let gen_c = if gen_c.verdict == Verdict::DoesNotHold {
+        gen_c.because(&format!(
+            "b = {:.3}. Gen-C adds 10^⌈log10 N⌉/1000 packets per interval, N = T/IPT the packets sent in one: a constant step while N stays in one decade, so the relative step falls as 1/rate, additive increase. Its {} raising intervals ran at {:.0} to {:.0} packets per 200 ms, {}; the step is multiplied by 10 only where N crosses a power of 10, so the law is MIMD across decades and AIMD within one. Its decrease (×8/9 per loss epoch) is multiplicative. The seed's reference for the law is the SABUL papers' ([4]), whose law (the row above) is MI.",
+            gen_c_b.unwrap_or(f64::NAN),
+            gen_c_raising.len(),
+            packets_per_t(lo),
+            packets_per_t(hi),
+            if (packets_per_t(lo).log10().ceil() - packets_per_t(hi).log10().ceil()).abs() < 0.5 { "one decade" } else { "more than one decade" }
+        ))
+    } else {
+        gen_c
+    };
+    let per_seed: Vec<(f64, f64, f64)> = row5_falls.iter().filter_map(|f| climb_summary(f, growth)).collect();
+    let unregained: usize = row5_falls.iter().flatten().filter(|f| f.climb.is_none()).count();
+    let all: usize = row5_falls.iter().map(Vec::len).sum();
+    let climb = Claim::direction(
+        "row 5 (figure 5): after a fall the sending rate climbs back gradually: mean climb longer than mean fall, in rate-control intervals (falls regained before the next)",
+        "\"we will see SABUL sender drop the sending rate to a smaller value. After the sender recovers all the losses, the sending rate will climb up gradually. This behavior is noticed from Figures 5.\"",
+        ("climb", &per_seed.iter().map(|p| p.1).collect::<Vec<_>>()),
+        ("fall", &per_seed.iter().map(|p| p.0).collect::<Vec<_>>()),
+        "intervals",
+    )
+    .because(&format!(
+        "{} of {all} falls regained before the next fall, on {} of {} seeds. Gen-B climbs back at most ×{growth:.4} per interval, so a fall to r_trough takes at least ln(r_before/r_trough)/ln {growth:.4} intervals to regain: at least {:.1} for these falls' depths, {:.1} measured (means over seeds); a fall is one to a few decreases, each multiplying the IPT by 1 + k1·(ρ − α) and adding c.",
+        all - unregained,
+        per_seed.len(),
+        row5_falls.len(),
+        mean(&per_seed.iter().map(|p| p.2).collect::<Vec<_>>()),
+        mean(&per_seed.iter().map(|p| p.1).collect::<Vec<_>>()),
+    ));
+    vec![gen_b, gen_c, climb]
 }
 
 #[cfg(test)]

@@ -287,6 +287,10 @@ pub struct Row {
     pub rtt_share: f64,
 }
 
+/// The talk's convergence test starts its five flows this many seconds apart (fast mode
+/// divides it by the same factor as the runs' lengths).
+pub const STAGGER_S: u64 = 10;
+
 /// Every test of the talk for `cc` on `seed`; `fast` runs the multi-flow tests for a third
 /// of their length (the 60 s run alone and the lossy run keep the talk's length, so that
 /// event counts compare). The convergence run is returned for plotting.
@@ -299,7 +303,7 @@ pub fn measure(cc: &str, seed: u64, fast: bool, out: &Path) -> Result<(Row, RunR
     let reno_share = l.share_against(cc, "reno", 90 / k, seed, &dir("vs-reno"))?;
     let mut staggered = l.flows(&[cc; 5]);
     for (i, f) in staggered.iter_mut().enumerate() {
-        f.start = Time::from_secs(10 * i as u64 / k);
+        f.start = Time::from_secs(STAGGER_S * i as u64 / k);
         f.stop = Some(f.start + Time::from_secs((100 - 20 * i as u64) / k));
     }
     let conv = run_one(l.config(staggered, 100 / k, 0.0, seed), &dir("convergence"))?;

@@ -83,8 +83,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             let (row, conv) = measure(cc, seed, opts.fast, &opts.out)?;
             if seed == 1 && ["reno", "cubic", "bbr"].contains(&cc) {
                 let dir = opts.out.join(cc).join("seed-1").join("convergence");
-                let apart = 10.0 / k as f64;
-                out.plot_run(&format!("{}: five flows starting {} s apart (the talk's convergence test, 10 s apart{}), RNG seed 1", display_name(cc), crate::table::num(apart), if opts.fast { ", shortened in fast mode" } else { "" }), &dir, &conv)?;
+                let apart = measure::STAGGER_S as f64 / k as f64;
+                out.plot_run(&format!("{}: five flows starting {} s apart (the talk's convergence test, {} s apart{}), RNG seed 1", display_name(cc), crate::table::num(apart), measure::STAGGER_S, if opts.fast { ", shortened in fast mode" } else { "" }), &dir, &conv)?;
             }
             per_seed.push(row);
         }
