@@ -330,6 +330,7 @@ fn write_out(dir: &std::path::Path, cfg: &ClientConfig, reports: &[StreamReport]
                 rtt_ms: Dist { min: r.rtt_min_ms.unwrap_or(0.0), mean: rtt, p95: 0.0, max: 0.0 },
                 completion_time_s: None,
                 app_lost_bytes: 0,
+                receiver_attack: None,
                 losses_counted: 0,
                 rate_intervals: 0,
                 intervals_errs_exceed_sent: 0,

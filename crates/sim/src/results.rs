@@ -57,6 +57,10 @@ pub struct FlowSummary {
     /// cost; absent, and zero, for honest receivers).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub app_lost_bytes: u64,
+    /// The attack a misbehaving receiver mounts (`ack-division`, `dup-ack-spoofing`,
+    /// `optimistic-ack`); absent for honest receivers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver_attack: Option<String>,
     /// Lost packet numbers a rate-based sender counted toward its loss rate (SABUL's ERR
     /// count, which a 2003 sender inflates with re-reports: seed 001's "can double the apparent
     /// error rate"); absent, and zero, for TCP and protocols that count none.
@@ -289,6 +293,7 @@ impl RunResult {
                     rtt_ms: Dist::from_hist(&f.rtt_us, 1e-3),
                     completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),
                     app_lost_bytes: st.app_lost_bytes,
+                    receiver_attack: cfg.flows[id].attack.as_ref().map(|a| a.name().to_string()),
                     losses_counted: st.losses_counted,
                     rate_intervals: st.rate_intervals,
                     intervals_errs_exceed_sent: st.intervals_errs_exceed_sent,

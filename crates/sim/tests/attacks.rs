@@ -132,6 +132,9 @@ fn optimistic_acks_cost_the_attacker_data_and_the_nonce_stops_them() {
     assert!(f.throughput_bps > 10e6, "the sender sends past the 10 Mbit/s bottleneck: {}", f.throughput_bps);
     assert!(f.app_lost_bytes > 0);
     assert!(f.goodput_bps <= 10e6);
+    // The summary names the attacker's attack, and only its.
+    assert_eq!(f.receiver_attack.as_deref(), Some("optimistic-ack"));
+    assert_eq!(r.summary.flows[1].receiver_attack, None);
     let d = Defences { nonce: true, ..Defences::NONE };
     let r = pair(a, d, true, 1, 20);
     assert_eq!(r.summary.flows[0].app_lost_bytes, 0);

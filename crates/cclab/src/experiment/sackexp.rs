@@ -148,6 +148,10 @@ fn window_in_use(r: &RunResult, rtt_ms: u64) -> f64 {
     Summary::of(&unacked).map_or(f64::NAN, |s| s.median)
 }
 
+/// Seconds of the runs drawn over time: at one sample per RTT, a plot longer than about 200
+/// samples no longer shows a loss's stall.
+const PLOT_S: u64 = 10;
+
 /// Our mean with min–max, for a plot.
 fn spread(xs: &[f64]) -> Option<(f64, (f64, f64))> {
     Summary::of(xs).map(|s| (s.mean, (s.min, s.max)))
@@ -167,7 +171,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     let dir = opts.out.join(format!("rtt-{rtt}ms/p-{}/{}/seed-{seed}", p * 100.0, name.replace(' ', "-").to_lowercase()));
                     let r = run_one(config(vec![flow(cc, *sack, rtt)], p, secs, seed), &dir)?;
                     if rtt == 60 && p == 0.01 && seed == 1 && k < 2 {
-                        out.plot_run(&format!("{name} alone, RTT 60 ms, p = 1 %"), &dir, &r)?;
+                        // The run's first seconds again, sampled every RTT for its plots (the
+                        // 1 s samples the tables read hide every loss's stall).
+                        let mut fine = config(vec![flow(cc, *sack, rtt)], p, PLOT_S, seed);
+                        fine.sample_interval = Some(Time::from_millis(rtt));
+                        let fine_dir = dir.with_file_name(format!("seed-{seed}-first-{PLOT_S}s-every-rtt"));
+                        let r = run_one(fine, &fine_dir)?;
+                        out.plot_run(&format!("{name} alone, RTT 60 ms, p = 1 %: the first {PLOT_S} s, sampled every RTT"), &fine_dir, &r)?;
                     }
                     let runs = alone.entry((rtt, key(p), k)).or_default();
                     runs.push(&r.summary.flows[0]);

@@ -95,9 +95,17 @@ impl RunData {
     }
 
     /// Flow ids in order, each with its legend label in the algorithm's written name, e.g.
-    /// `flow 0: NewReno`.
+    /// `flow 0: NewReno`, with a mark on a flow whose receiver misbehaves, e.g. `flow 0: Reno
+    /// (attacking receiver)` (the figure's heading names the attack).
     pub fn flow_labels(&self) -> Vec<(u32, String)> {
-        self.summary.flows.iter().map(|f| (f.id, format!("flow {}: {}", f.id, cc::display_name(&f.cc)))).collect()
+        self.summary
+            .flows
+            .iter()
+            .map(|f| {
+                let attacker = if f.receiver_attack.is_some() { " (attacking receiver)" } else { "" };
+                (f.id, format!("flow {}: {}{attacker}", f.id, cc::display_name(&f.cc)))
+            })
+            .collect()
     }
 
     /// The rows of one flow.

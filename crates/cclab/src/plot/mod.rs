@@ -31,8 +31,8 @@ pub use versus::VersusRow;
 use crate::UserError;
 use std::path::Path;
 
-/// Every plot that applies to the run (`pacing` only if some flow paces, `phase` only with
-/// two flows or more), written into `dir`.
+/// Every plot that applies to the run (`pacing` only if some flow paces, `phase` and
+/// `throughput-delay` only with two flows or more), written into `dir`.
 pub fn plot_run(dir: &Path, d: &RunData) -> Result<Vec<PlotFiles>, UserError> {
     [series::cwnd(d), series::pacing(d), series::goodput(d), series::queue(d), phase::run_figure(d), scatter::run_figure(d)]
         .into_iter()

@@ -12,6 +12,24 @@ pub struct DelayPoint {
     pub delay_p95_ms: f64,
 }
 
+/// Points closer than this share of both axes' spans are drawn as one, their labels joined:
+/// one marker hidden under another would otherwise vanish from the plot.
+const COINCIDE: f64 = 0.01;
+
+/// `points` with those that coincide (within [`COINCIDE`] of the spans) merged into the first
+/// of them, labelled "a, b".
+fn merge_coincident(points: &[DelayPoint], spans: (f64, f64)) -> Vec<DelayPoint> {
+    let mut merged: Vec<DelayPoint> = Vec::new();
+    for p in points {
+        let near = |q: &DelayPoint| (q.delay_p95_ms - p.delay_p95_ms).abs() <= COINCIDE * spans.0 && (q.throughput_mbps - p.throughput_mbps).abs() <= COINCIDE * spans.1;
+        match merged.iter_mut().find(|q| near(q)) {
+            Some(q) => q.label = format!("{}, {}", q.label, p.label),
+            None => merged.push(p.clone()),
+        }
+    }
+    merged
+}
+
 /// `axes` = (rate axis label, delay axis label), with units, e.g.
 /// `("goodput (Mbit/s)", "95th-percentile RTT (ms)")`.
 pub fn figure(name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]) -> Figure {
@@ -21,6 +39,7 @@ pub fn figure(name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]
     // More room on the right (the low-delay side), for the labels written beside the points.
     let x = Axis::new(axes.1, (lo - 0.35 * span).max(0.0), hi + 0.2 * span).reversed();
     let y = Axis::fit(axes.0, 0.0, points.iter().map(|p| p.throughput_mbps * 1.1));
+    let points = merge_coincident(points, (x.hi - x.lo, y.hi - y.lo));
     let series = points
         .iter()
         .enumerate()
@@ -31,15 +50,17 @@ pub fn figure(name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]
     Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(x, y, series).legend_outside()] }
 }
 
-/// Each flow of the run: its goodput against its 95th-percentile RTT.
+/// Each flow of the run: its goodput against its 95th-percentile RTT; none for a run of one
+/// flow (a single point compares nothing).
 pub fn run_figure(d: &RunData) -> Option<Figure> {
     let points: Vec<DelayPoint> = d
         .summary
         .flows
         .iter()
-        .map(|f| DelayPoint { label: format!("flow {}: {}", f.id, cc::display_name(&f.cc)), throughput_mbps: f.goodput_bps / 1e6, delay_p95_ms: f.rtt_ms.p95 })
+        .zip(d.flow_labels())
+        .map(|(f, (_, label))| DelayPoint { label, throughput_mbps: f.goodput_bps / 1e6, delay_p95_ms: f.rtt_ms.p95 })
         .collect();
-    if points.is_empty() {
+    if points.len() < 2 {
         return None;
     }
     Some(figure(
@@ -48,4 +69,23 @@ pub fn run_figure(d: &RunData) -> Option<Figure> {
         ("goodput (Mbit/s)", "95th-percentile RTT (ms)"),
         &points,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(label: &str, delay: f64, rate: f64) -> DelayPoint {
+        DelayPoint { label: label.into(), throughput_mbps: rate, delay_p95_ms: delay }
+    }
+
+    #[test]
+    fn coincident_points_share_one_marker_and_both_labels() {
+        // Spans 100 ms and 10 Mbit/s: 1 % is 1 ms and 0.1 Mbit/s.
+        let pts = [point("slow start", 50.0, 5.0), point("BBR", 20.0, 8.0), point("HyStart++", 50.5, 5.05), point("HyStart", 52.0, 5.0)];
+        let m = merge_coincident(&pts, (100.0, 10.0));
+        let labels: Vec<&str> = m.iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(labels, ["slow start, HyStart++", "BBR", "HyStart"]);
+        assert_eq!((m[0].delay_p95_ms, m[0].throughput_mbps), (50.0, 5.0));
+    }
 }

@@ -155,9 +155,18 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
     } else if capacity > 0.0 {
         title = format!("{title} (the link's {} Mbit/s off the scale)", crate::table::num(capacity));
     }
+    // Goodput counts data as the receiver releases it in order: when a hole is repaired, all
+    // the data queued behind it is released in one interval, above what the link carried in it.
+    let flow_top = max_y(&series[usize::from(d.summary.flows.len() > 1)..]).fold(0.0, f64::max);
+    if capacity > 0.0 && flow_top > capacity * ABOVE_CAPACITY {
+        title = "Goodput per flow and in aggregate: in order, so a repaired hole releases a burst above capacity".into();
+    }
     let y = Axis::fit("goodput (Mbit/s)", 0.0, max_y(&series));
     Some(over_time(d, "goodput", &title, y, series))
 }
+
+/// A goodput this many times the capacity is past what rounding of the samples explains.
+const ABOVE_CAPACITY: f64 = 1.05;
 
 /// Bottleneck queue length (packets) and queueing delay (ms) over time, one above the other.
 pub fn queue(d: &RunData) -> Option<Figure> {
