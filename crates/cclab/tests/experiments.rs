@@ -202,6 +202,7 @@ fn vegas_trials_probes_exclude_stalls(dir: &Path) {
 /// rates whatever their initial rates (row 1) and RTTs (rows 3-5: 23 ms, 57 ms, and 23 ms
 /// against 57 ms). The seed's own "similar" reaches down to its least even such row (row 5,
 /// 220/280/300 Mb/s, Jain's index 0.984): ours must be at least that, mean over the seeds.
+/// Each of the 15 cells is judged as a share of its row; row 3's even split is ours.
 /// Row 2's ordering (the shortest interval takes the most) does not reproduce under Gen-B on the
 /// seed's LAN, and the verdicts say so with the cause. The ERR count: `sabul` counts each
 /// reported number once, and the simulator reorders nothing, so a counted number was lost:
@@ -231,6 +232,13 @@ fn sabul_table1_same_interval_rows_are_fair() {
         assert!(c[5].contains("V = 10"), "row 2 carries its cause: {c:?}");
     }
     assert!(dir.path().join("plots/rates-row-2.png").exists());
+    // Every cell of the table as a share of its row; row 3 (one T, one RTT, initial rates within
+    // 5 %) is where Gen-B's additive c evens the flows, so the seed's even split is ours too.
+    let cells: Vec<_> = v.iter().filter(|c| c[0].contains("as a share of the three")).collect();
+    assert_eq!(cells.len(), 15, "five rows of three cells");
+    for c in cells.iter().filter(|c| c[0].starts_with("row 3:")) {
+        assert_eq!(c[4], "holds", "{c:?}");
+    }
     let verdict = |prefix: &str| v.iter().find(|c| c[0].starts_with(prefix)).map(|c| c[4].clone()).expect(prefix);
     assert_eq!(verdict("the papers' law (sabul, Gen-B) increases multiplicatively"), "holds");
     assert_eq!(verdict("the 2003 code's law (code-2003, Gen-C) increases multiplicatively"), "does not hold");
