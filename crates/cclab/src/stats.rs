@@ -12,7 +12,7 @@
 //! and the two-sided p-value is `2·(1 − F_ν(|t|))` with `F_ν` Student's t distribution
 //! (from `statrs`).
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
 
 /// What a seed's table gives of a set of runs, or what ours give.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,6 +68,20 @@ pub fn welch_p(a: &Summary, b: &Summary) -> Option<f64> {
     let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
     let dist = StudentsT::new(0.0, 1.0, df).ok()?;
     Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
+}
+
+/// The two-sided F-test of equal variances: the p-value of F = sd_a²/sd_b² against
+/// F(n_a − 1, n_b − 1), 2·min(P(F' ≤ F), P(F' ≥ F)). `None` when it is undefined (fewer than
+/// two runs on a side, or no spread in `b`). It assumes normal runs and is sensitive to
+/// outliers (Box 1953), which a report must say where a seed's runs have one.
+pub fn f_test_p(a: &Summary, b: &Summary) -> Option<f64> {
+    if a.n < 2 || b.n < 2 || b.sd == 0.0 {
+        return None;
+    }
+    let f = (a.sd / b.sd).powi(2);
+    let dist = FisherSnedecor::new((a.n - 1) as f64, (b.n - 1) as f64).ok()?;
+    let below = dist.cdf(f);
+    Some((2.0 * below.min(1.0 - below)).clamp(0.0, 1.0))
 }
 
 /// The half-width of the two-sided prediction interval, at level `1 − alpha`, for one more

@@ -16,6 +16,10 @@
 //! - [`Claim::distribution`]: our runs against the seed's mean and standard deviation over its
 //!   runs, by Welch's two-sided t-test at [`ALPHA`] ([`crate::stats::welch_p`]); with fewer
 //!   than two runs on a side the test is undefined and the claim is not comparable.
+//! - [`Claim::variance`]: our runs' spread against the seed's standard deviation over its
+//!   runs, by the two-sided F-test of equal variances at [`ALPHA`] ([`crate::stats::f_test_p`]).
+//! - [`Claim::significance`]: a statement that two sets of runs differ, or do not, by Welch's
+//!   test at [`ALPHA`]; with the seed's own runs it checks the seed's reading of its data.
 //! - [`Claim::one_run`]: a seed's single figure (no spread given) inside our runs' 95 %
 //!   prediction interval for one more run, widened by the seed's rounding.
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
@@ -26,7 +30,7 @@
 //! - [`Claim::band`]: a model's band (its constant's stated range), met by the 95 %
 //!   confidence interval of our mean over seeds.
 
-use crate::stats::{confidence_half_width, prediction_half_width, welch_p, Summary};
+use crate::stats::{confidence_half_width, f_test_p, prediction_half_width, welch_p, Summary};
 use crate::table::{num, Table};
 
 /// The significance level of the distribution test: a difference with p < 0.05 does not hold.
@@ -125,6 +129,48 @@ impl Claim {
                 Claim::new(claim, seed_text, ours_text, test, verdict)
             }
         }
+    }
+
+    /// Our runs' standard deviation against the seed's (`seed.sd` over `seed.n` runs), by the
+    /// two-sided F-test of equal variances: holds when equal variances are not rejected at
+    /// [`ALPHA`].
+    pub fn variance(claim: &str, ours: &[f64], seed: Summary, unit: &str) -> Claim {
+        let sd = |s: &Summary| format!("sd {} (n = {})", with_unit(s.sd, unit), s.n);
+        let Some(o) = Summary::of(ours) else {
+            return Claim::not_comparable(claim, sd(&seed), "no runs".into(), "we have no runs of this");
+        };
+        match f_test_p(&o, &seed) {
+            None => Claim::not_comparable(claim, sd(&seed), sd(&o), "the F-test needs two runs or more on each side and a spread in the seed's"),
+            Some(p) => {
+                let verdict = if p >= ALPHA { Verdict::Holds } else { Verdict::DoesNotHold };
+                let test = format!(
+                    "F-test of equal variances, two-sided: F = {} on ({}, {}) degrees of freedom, {}, {} α = {ALPHA}",
+                    num((o.sd / seed.sd).powi(2)),
+                    o.n - 1,
+                    seed.n - 1,
+                    p_equals(p),
+                    if p >= ALPHA { "≥" } else { "<" }
+                );
+                Claim::new(claim, sd(&seed), sd(&o), test, verdict)
+            }
+        }
+    }
+
+    /// A statement that two sets of runs differ (`differ`) or do not, by Welch's two-sided
+    /// t-test at [`ALPHA`], checked on the runs given: ours, or the seed's own where the
+    /// statement is the seed's reading of its data.
+    pub fn significance(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), differ: bool, unit: &str) -> Claim {
+        let (Some(sa), Some(sb)) = (Summary::of(a.1), Summary::of(b.1)) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        let ours = format!("{} {} against {} {}", a.0, spread(&sa, unit), b.0, spread(&sb, unit));
+        let Some(p) = welch_p(&sa, &sb) else {
+            return Claim::not_comparable(claim, seed.into(), ours, "Welch's test needs two runs or more on each side");
+        };
+        let found = p < ALPHA;
+        let verdict = if found == differ { Verdict::Holds } else { Verdict::DoesNotHold };
+        let test = format!("Welch's t-test, two-sided: {}; {} at α = {ALPHA}", p_equals(p), if found { "a significant difference" } else { "no significant difference" });
+        Claim::new(claim, seed.into(), ours, test, verdict)
     }
 
     /// The seed's figure from a single run (no spread given) against our runs over seeds: holds
@@ -332,6 +378,44 @@ pub fn claims_table(claims: &[Claim]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Welch's test on 1, 2, 3 against 4, 5, 6: means 2 and 5, both sd 1, se² = 2/3, t = 3.674
+    /// on 4 degrees of freedom, p = 0.021: "they differ" holds and "they do not" does not.
+    #[test]
+    fn significance_statements_are_judged_by_welch() {
+        let (a, b) = ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]);
+        let c = Claim::significance("x", "differ", ("a", &a), ("b", &b), true, "");
+        assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
+        assert!(c.test.contains("p = 0.021"), "{}", c.test);
+        assert_eq!(Claim::significance("x", "alike", ("a", &a), ("b", &b), false, "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::significance("x", "alike", ("a", &a), ("b", &[1.5, 2.5, 2.0]), false, "").verdict, Verdict::Holds);
+    }
+
+    /// Five runs on each side: F(4, 4) has the closed form P(F' ≤ f) = 3x² − 2x³ with
+    /// x = f/(1 + f) (the regularised incomplete beta I_x(2, 2)). At F = 9, x = 0.9 and the
+    /// upper tail is 1 − 0.972 = 0.028, p = 0.056: kept. At F = 10, x = 10/11 and the tail is
+    /// 0.0233, p = 0.047: rejected. The same ratios the other way round are judged alike, and a
+    /// run set with no spread never matches one with some.
+    #[test]
+    fn variances_are_judged_by_the_two_sided_f_test() {
+        let seed = Summary::given(100.0, 1.0, 5);
+        // Five runs around 100 with standard deviation `target`.
+        let scale = |target: f64| {
+            let base = [-2.0, -1.0, 0.0, 1.0, 2.0];
+            let k = target / Summary::of(&base).unwrap().sd;
+            base.iter().map(|x| 100.0 + x * k).collect::<Vec<_>>()
+        };
+        let p = |ratio: f64| f_test_p(&Summary::of(&scale(ratio.sqrt())).unwrap(), &seed).unwrap();
+        assert!((p(9.0) - 0.056).abs() < 0.001, "{}", p(9.0));
+        assert!((p(10.0) - 0.0466).abs() < 0.001, "{}", p(10.0));
+        assert!((p(1.0 / 9.0) - 0.056).abs() < 0.001, "{}", p(1.0 / 9.0));
+        assert_eq!(Claim::variance("x", &scale(3.0), seed, "").verdict, Verdict::Holds);
+        let c = Claim::variance("x", &scale(10f64.sqrt()), seed, "Mbit/s");
+        assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
+        assert!(c.test.contains("F = 10") && c.seed == "sd 1 Mbit/s (n = 5)", "{} / {}", c.test, c.seed);
+        assert_eq!(Claim::variance("x", &[5.0, 5.0, 5.0], seed, "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::variance("x", &[5.0], seed, "").verdict, Verdict::NotComparable);
+    }
 
     /// Three runs 1.10, 1.12, 1.14: mean 1.12, sd 0.02, half-width t(0.975, 2)·0.02/√3 =
     /// 4.303·0.011547 = 0.0497, so 1.0703 to 1.1697: it misses a band ending at 1.0696 and

@@ -137,6 +137,8 @@ fn mathis_law_holds_at_the_congestion_signal_rate() {
 /// shrinking above, one segment per RTT), and with one flow that is the bottleneck's queue;
 /// mVegas aims at beta = 6, so it queues more. mVegas leaves slow start at its first decision
 /// with RTT samples, the end of the second round: two base RTTs plus its slow start's queue.
+/// The seed's printed standard deviations are judged too, and its claim that trial 6's
+/// difference is significant with the outlier does not hold on its own runs.
 #[test]
 fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     let dir = tempfile::tempdir().unwrap();
@@ -169,6 +171,12 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     // Vegas's alpha-beta of 2-4.
     assert_eq!(verdict("mVegas does so \"without as recklessly courting packet loss"), "holds");
     assert_eq!(verdict("mVegas competes \"more favorably\" with Reno"), "holds");
+    // The seed's 13 printed standard deviations each have a row, and every miss its cause.
+    let sds: Vec<_> = verdicts.iter().filter(|r| r[0].contains("standard deviation over runs")).collect();
+    assert_eq!(sds.len(), 13, "{sds:?}");
+    assert!(sds.iter().all(|r| r[4] == "holds" || !r[5].is_empty()), "{sds:?}");
+    // Its own reading of trial 6, checked on its own runs (Welch, p ≈ 0.42: see `columns`).
+    assert_eq!(verdict("trial 6: mVegas above Vegas significantly with the outlier"), "does not hold");
     vegas_trials_probes_exclude_stalls(dir.path());
 }
 
