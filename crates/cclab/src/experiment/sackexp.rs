@@ -549,7 +549,7 @@ fn adapts(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserError>
     ));
     out.claims.push(Claim::bound(
         "SACKEXP loses nothing as it adapts: the link's drops in that run (its window, a BDP at 10 Mbit/s, fits the half-rate pipe plus the one-BDP buffer)",
-        "no loss, where a UDP sender at 10 Mbit/s would lose half",
+        "\"In contrast to UDP ... will adopt to the link capacity\" (our reading: no loss, where a UDP sender at 10 Mbit/s would lose half)",
         &drops,
         Bound::AtMost(0.0),
         "packets",

@@ -322,7 +322,7 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     for r in of("paced chirping").filter(|r| r.rtt_ms == PAPER_RTT_MS) {
         let c = Claim::bound(
             &format!("the largest queueing delay a new flow adds, {} ms RTT, {}", PAPER_RTT_MS, rate_label(r.rate_bps)),
-            "2–3 ms (§I)",
+            "2–3 ms (Misund & Briscoe §I)",
             &per_seed(r, |o| o.max_delay_ms),
             Bound::AtMost(PAPER_DELAY_MS),
             "ms",
@@ -336,7 +336,7 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     let queues: Vec<f64> = of("paced chirping").flat_map(|r| per_seed(r, |o| o.max_queue_pkts)).collect();
     let c = Claim::bound(
         "the queue never accumulates more than a few packets (every link and seed)",
-        &format!("a few (abstract); at most one chirp, {CHIRP_PACKETS}"),
+        &format!("a few (Misund & Briscoe, abstract); at most one chirp, {CHIRP_PACKETS}"),
         &queues,
         Bound::AtMost(CHIRP_PACKETS as f64),
         "packets",
@@ -355,7 +355,7 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     }
     let c = Claim::direction(
         "paced chirping escapes slow start's overshoot: less queue (every link and seed)",
-        "\"the faster a flow accelerates, the more it will overshoot\" — escaped (abstract)",
+        "\"the faster a flow accelerates, the more it will overshoot\" — escaped (Misund & Briscoe, abstract)",
         ("slow start", &ss),
         ("paced chirping + one packet", &pc),
         "ms",
@@ -421,7 +421,7 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     }
     claims.push(Claim::bound(
         "gets a flow up to speed fast: time to 90 % beyond slow start's (every link and seed)",
-        &format!("rapid flow start (title); model: the chirps per round double as slow start's window, after three rounds of two chirps: within {EXTRA_RTTS} RTTs"),
+        &format!("rapid flow start (Misund & Briscoe, title); model: the chirps per round double as slow start's window, after three rounds of two chirps: within {EXTRA_RTTS} RTTs"),
         &extra,
         Bound::AtMost(EXTRA_RTTS),
         "RTTs",

@@ -271,7 +271,7 @@ fn loss(b: &BbrV2, claims: &mut Vec<Claim>) {
     let v3_ratio: Vec<f64> = v3[1].iter().zip(&v3[0]).map(|(a, b)| a / b).collect();
     claims.push(direction_apart(
         &format!("BBR v2: \"Explicit loss rate target\": going from {p1} (half its 2 % target) to {p5} (2.5 times it), BBRv3 keeps less of its goodput than BBR v1 (goodput at {p5} over at {p1}; {on})"),
-        "a target of 2 % of a round's packets (loss_thresh)",
+        "\"Explicit loss rate target\" (the talk gives no value; 2 % of a round's packets is draft-ietf-ccwg-bbr's BBRLossThresh)",
         ("BBR v1", &ratio),
         ("BBRv3", &v3_ratio),
         "",
@@ -289,7 +289,7 @@ fn probe_rtt(b: &BbrV2, claims: &mut Vec<Claim>) {
     let on = format!("alone on {} for 35 s, the talk's BBR capture link", BBR_LINK.label());
     claims.push(direction_apart(
         &format!("BBR v1's \"RTT probe is too aggressive\": its ProbeRTT cuts deeper, its goodput over a ProbeRTT below BBRv3's (each run's mean over its ProbeRTTs; {on})"),
-        "v1: cwnd 4 for 0.2 s every 10 s; v2: half the BDP every 5 s",
+        "\"RTT probe is too aggressive\" (the talk gives no figures; v1: cwnd 4 for 0.2 s every 10 s, tcp_bbr.c; v2: half the BDP every 5 s, draft-ietf-ccwg-bbr)",
         ("BBRv3", &b.probe_rtt_goodput[1]),
         ("BBR v1", &b.probe_rtt_goodput[0]),
         "Mbit/s",
