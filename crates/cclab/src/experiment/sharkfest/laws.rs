@@ -39,6 +39,10 @@
 //!   first congestion-avoidance sample) to 90 % of the way from its window to Wmax, against the
 //!   law's `K(1 − ∛0.1)`, `K = ∛((Wmax − cwnd₀)/C)` with Wmax as `tcp_cubic.c` keeps it (fast
 //!   convergence included) ([`cubic_epochs`]).
+//! - **Staircase and slope.** Reno's increases between samples, each a whole number of
+//!   segments or not (the talk's "staircase-shaped" cwnd), and its growth per second in the
+//!   lower and upper half of its windows ([`avoidance_slopes`]): on a full buffer the RTT is
+//!   W/C, so a segment per RTT is C/W segments per second, less at a larger window.
 //! - **Startup.** BBR paces Startup at `2/ln 2` times its bandwidth estimate, so the pacing
 //!   rate's growth is the estimate's. At the last Startup sample we compare it with the rate
 //!   three round trips earlier, a round trip being the mean RTT the samples show over those
@@ -325,6 +329,33 @@ pub struct LawRun {
     pub slow_start: Growth,
     pub avoidance: Growth,
     pub decreases: Vec<f64>,
+    /// The share of congestion avoidance's increases (between consecutive samples) that are
+    /// whole segments: the talk's "staircase-shaped" cwnd, which changes only by SMSS steps.
+    pub whole_segments: f64,
+    /// Congestion avoidance's growth in segments per second over the lower and the upper half of
+    /// its windows ([`avoidance_slopes`]).
+    pub slopes: Option<(f64, f64)>,
+}
+
+/// Congestion avoidance's window growth per second, ΣΔW/Σt over the sample pairs with no
+/// retransmission between them, in the lower and the upper half of the range of windows it
+/// spans. Reno adds a segment per RTT, and on a full buffer the RTT grows with the window
+/// (RTT = W/C once the queue holds the rest), so its slope in time is C/W: lower in the upper
+/// half (the talk: "The more cwnd size is, the less slope of this line is").
+pub fn avoidance_slopes(r: &RunResult) -> Option<(f64, f64)> {
+    let samples = flow0(r);
+    let pairs: Vec<(f64, f64, f64)> = samples
+        .windows(2)
+        .filter(|w| CA.contains(&w[0].state) && CA.contains(&w[1].state) && w[0].retr == w[1].retr)
+        .filter_map(|w| Some((w[0].cwnd?, w[1].cwnd? - w[0].cwnd?, w[1].time - w[0].time)))
+        .collect();
+    let (lo, hi) = pairs.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+    let mid = (lo + hi) / 2.0;
+    let slope = |upper: bool| {
+        let (dw, dt) = pairs.iter().filter(|p| (p.0 >= mid) == upper).fold((0.0, 0.0), |(w, t), p| (w + p.1, t + p.2));
+        (dt > 0.0).then_some(dw / dt)
+    };
+    Some((slope(false)?, slope(true)?))
 }
 
 impl LawRun {
@@ -337,6 +368,16 @@ impl LawRun {
             slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()),
             avoidance: growth(r, CA, |_| true),
             decreases: decrease_ratios(r),
+            whole_segments: {
+                let steps: Vec<f64> = flow0(r)
+                    .windows(2)
+                    .filter(|w| CA.contains(&w[0].state) && CA.contains(&w[1].state))
+                    .filter_map(|w| Some(w[1].cwnd? - w[0].cwnd?))
+                    .filter(|d| *d > 0.0)
+                    .collect();
+                steps.iter().filter(|d| (*d - d.round()).abs() < 1e-6).count() as f64 / steps.len().max(1) as f64
+            },
+            slopes: avoidance_slopes(r),
         }
     }
 }

@@ -543,6 +543,33 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         ));
         claims.push(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5));
     }
+    let reno = &l.reno;
+    let staircase = Claim::bound(
+            &format!("Reno: the cwnd graph is \"staircase-shaped\": congestion avoidance's increases are whole segments (the share of increases between 10 ms samples that are; alone on {testbed}, {OVERFLOW_SECS} s)"),
+            "\"As cwnd increases/decreases at least by SMSS value, its real graph never contains inclined line segments\"",
+            &[reno.whole_segments],
+            Bound::AtLeast(1.0),
+            "",
+        );
+    claims.push(if staircase.holds() {
+        staircase.because("our window counts bytes and, like Linux's tcp_cong_avoid_ai, adds a whole segment once a window's worth of bytes is acknowledged; its levels need not be whole segments (a halving of an odd window leaves half a segment), its steps are")
+    } else {
+        staircase.because("some of our increases are fractions of a segment; not traced")
+    });
+    if let Some((lower, upper)) = reno.slopes {
+        claims.push(Claim::bound(
+            &format!("Reno: \"The more cwnd size is, the less slope of this line is\": congestion avoidance's growth per second in the upper half of its windows over the lower half (alone on {testbed}, one BDP of buffer)"),
+            "less slope at a larger cwnd",
+            &[upper / lower],
+            Bound::AtMost(1.0),
+            "",
+        )
+        .because(&format!(
+            "a segment per RTT, and on a full buffer the RTT is W/C, so the slope in time is C/W: {} segments per second in the lower half, {} in the upper",
+            num(lower),
+            num(upper)
+        )));
+    }
     claims.push(Claim::not_comparable(
         "Reno: \"set cwnd to sstresh+3\", then \"Increase cwnd on 1 SMSS for every received next Dup ACK\" and deflate to ssthresh",
         "ssthresh + 3, +1 per duplicate ACK".into(),
