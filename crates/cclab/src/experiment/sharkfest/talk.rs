@@ -247,6 +247,12 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
         );
         claims.push(k.because("the kernel's figures are three 60 s runs of `cclab twin`, ours 60 s runs over seeds: the CUBIC side of the talk's x5"));
     }
+    // "Good for lossy links": Westwood+'s point is to keep more than Reno under random loss.
+    if let (Some(w), Some(reno)) = (r.col("westwood", |x| x.goodput_1pct / 1e6), r.col("reno", |x| x.goodput_1pct / 1e6)) {
+        let c = Claim::direction("Westwood+ above Reno alone at 1 % random loss (\"Good for lossy links\"; 60 s each)", "\"Good for lossy links\"", ("Westwood+", &w), ("Reno", &reno), "Mbit/s");
+        let why = "Westwood+ sets its window to its bandwidth estimate times RTT_min after a loss, not to half the window, so where the loss is random rather than a full queue's it keeps more than Reno";
+        claims.push(if c.holds() { c.because(why) } else { c.because(&format!("{why}; on the seeds where it did not, why is not traced")) });
+    }
     if let Some(n) = r.col("newreno", |x| x.goodput_1pct / 1e6) {
         claims.push(Claim::direction("NewReno at 1 % loss (\"With 1% loss in this link it can't go faster than 3Mbps\", a 100 ms link)", "below 3 Mbit/s", ("3 Mbit/s", &vec![3.0; n.len()]), ("NewReno", &n), "Mbit/s"));
     }
