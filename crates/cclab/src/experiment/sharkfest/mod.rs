@@ -17,6 +17,7 @@ mod judge;
 mod laws;
 mod measure;
 mod qualities;
+mod recovery_point;
 mod talk;
 
 use super::{Options, Output, Table};
@@ -42,7 +43,8 @@ And the talk's lists of each algorithm's merits and faults, each read as a measu
 And the talk's BBR v2 slides, BBR v1 against BBRv3: five flows of CUBIC, BBR v1 and BBRv3 on 1 Gbit/s, 1 ms under DCTCP's step marking (K = BDP/7), with ECN and without (the mean queue over the second half); \
 BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
 And CUBIC's TCP friendly region (one CUBIC flow, with it and without, against one Reno flow on 10 Mbit/s, 10 ms, 90 s) and fast convergence (two CUBIC flows on the testbed, the second joining at 20 s: the first's share over the next 30 s, with it and without). \
-And the talk's flowgrind sample: Reno with one segment to send, no RTT sample and a path that returns nothing, read every 10 ms through its first timeout. The talk's figures are printed beside ours where it gives them.";
+And the talk's flowgrind sample: Reno with one segment to send, no RTT sample and a path that returns nothing, read every 10 ms through its first timeout. \
+And NewReno's recovery point: Reno and NewReno alone on the testbed for 120 s without SACK under bursts of losses (Gilbert-Elliott, bursts of four packets, half lost). The talk's figures are printed beside ours where it gives them.";
 
 /// Seeds per test: the friendliness share varies from run to run as much on the kernel (six
 /// runs, 0.43 to 0.62) as on ours, so a claim on it needs several.
@@ -110,7 +112,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let bbr_v2 = bbr_v2::run(n_seeds, opts.fast, &opts.out)?;
     let flowgrind = flowgrind::run(&opts.out)?;
     let cubic_techniques = cubic_techniques::run(n_seeds, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques };
+    let recovery_point = recovery_point::run(n_seeds, &opts.out)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

@@ -128,6 +128,8 @@ pub struct Results {
     pub bbr_v2: super::bbr_v2::BbrV2,
     /// The flowgrind demo's first timeout.
     pub flowgrind: super::flowgrind::Flowgrind,
+    /// NewReno's recovery point against Reno under bursts of losses.
+    pub recovery_point: super::recovery_point::RecoveryPoint,
     /// CUBIC's TCP friendly region and fast convergence, each on and off.
     pub cubic_techniques: super::cubic_techniques::Techniques,
 }
@@ -801,6 +803,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     large_buffers(r, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
+    super::recovery_point::claims(&r.recovery_point, &mut c);
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
     c
 }
