@@ -99,7 +99,10 @@ fn cut_samples<'a>(samples: &[&'a FlowSample]) -> Vec<(&'a FlowSample, f64)> {
         .filter(|w| w[0].state != "slow_start")
         .filter_map(|w| {
             let (cut, before) = (w[1].ssthresh?, w[0].cwnd?);
-            (w[0].ssthresh != Some(cut) && cut < before).then_some((w[0], cut / before))
+            // A new ssthresh, or the same one set again as recovery begins (a window cut to
+            // the same value as at the last loss, as Compound's can be).
+            let entered = w[0].ca_state != w[1].ca_state && matches!(w[1].ca_state, Some("recovery" | "loss"));
+            ((w[0].ssthresh != Some(cut) || entered) && cut < before).then_some((w[0], cut / before))
         })
         .skip(1)
         .collect()
@@ -319,7 +322,7 @@ fn after_recovery_of(s: &[&FlowSample]) -> Vec<f64> {
 
 /// Congestion avoidance's state names: the window algorithms' one, and Vegas's per-RTT
 /// decisions.
-const CA: &[&str] = &["cong_avoid", "increase", "decrease", "hold"];
+const CA: &[&str] = &["cong_avoid", "cong_avoid_dwnd", "increase", "decrease", "hold"];
 
 /// One algorithm's law run read three ways.
 #[derive(Clone, Debug, Default)]
@@ -405,6 +408,10 @@ pub struct Laws {
     /// the ratio kept.
     pub highspeed_large: Growth,
     pub highspeed_large_cuts: Vec<(f64, f64)>,
+    /// Compound on the testbed (its window's cuts) and with no queue (its growth against
+    /// max(1, α·win^k) per RTT: cwnd's one segment plus dwnd's (α·win^k − 1)⁺).
+    pub compound: LawRun,
+    pub compound_empty: Growth,
     /// Illinois's growth with its queue empty, and at a full queue where the sampled queueing
     /// delay is at least 95 % of the largest.
     pub illinois_alpha_empty: Growth,
@@ -467,6 +474,12 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         highspeed_small: LawRun::of(&law_run("highspeed", SMALL_WINDOW, OVERFLOW_SECS, 0.0, &dir.join("highspeed-small-window"))?),
         highspeed_large: growth_against(&highspeed, CA, |s| s.cwnd.is_some_and(|w| w > hs.low_window), |w| hs.a(w)),
         highspeed_large_cuts: decrease_windows(&highspeed),
+        compound: LawRun::of(&law_run("compound", testbed, OVERFLOW_SECS, 0.0, &dir.join("compound"))?),
+        compound_empty: {
+            let ct = cc::algorithms::compound::CompoundConfig::default();
+            let r = law_run("compound", EMPTY_QUEUE, EMPTY_QUEUE_SECS, EMPTY_QUEUE_LOSS, &dir.join("compound-empty-queue"))?;
+            growth_against(&r, CA, |_| true, |w| (ct.alpha * w.powf(ct.k)).max(1.0))
+        },
         illinois_alpha_empty: growth(&illinois_empty, CA, |_| true),
         illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
         vegas: growth(&law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?, CA, |_| true),
@@ -529,6 +542,24 @@ mod tests {
             sample(0.5, "recovery", 80.0, Some(70.0), 0.0, 100.0),
         ];
         assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.7]);
+    }
+
+    /// A window cut to the same ssthresh at every loss (Compound's from a full queue: 668 →
+    /// 334 each time) is found by the entry into recovery: the second cut gives 334/668.
+    #[test]
+    fn a_repeated_ssthresh_is_a_cut_when_recovery_begins() {
+        let with_state = |mut s: FlowSample, ca: &'static str| {
+            s.ca_state = Some(ca);
+            s
+        };
+        let r = [
+            with_state(sample(0.0, "cong_avoid", 668.0, Some(334.0), 0.0, 100.0), "open"),
+            with_state(sample(0.1, "recovery", 334.0, Some(334.0), 0.0, 100.0), "recovery"),
+            with_state(sample(0.2, "cong_avoid", 500.0, Some(334.0), 0.0, 100.0), "open"),
+            with_state(sample(0.3, "cong_avoid", 668.0, Some(334.0), 0.0, 100.0), "open"),
+            with_state(sample(0.4, "recovery", 334.0, Some(334.0), 0.0, 100.0), "recovery"),
+        ];
+        assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.5]);
     }
 
     /// Two losses at 1000 segments: the first sets Wmax and is left out; after the second the

@@ -619,6 +619,18 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         kept,
     ));
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
+    // Compound: "win = min(cwnd + dwnd, awnd)", "cwnd + 1/(cwnd + dwnd)" while no congestion
+    // is detected, "(1 − β)·cwnd" when it is.
+    claims.push(decrease_claim(&format!("Compound: \"(1 - β) * cwnd\" on a loss, β = 1/2 (the window after a loss over before; alone on {testbed}, {OVERFLOW_SECS} s)"), &l.compound.decreases, 0.5));
+    let ce = &l.compound_empty;
+    claims.push(growth_claim(
+        &format!("Compound: \"cwnd + 1/(cwnd + dwnd)\" per ACK with dwnd growing beside it: win = cwnd + dwnd grows by max(1, α·win^k) segments per RTT (α = 1/8, k = 3/4, the paper's; averaged over the same ACKs: {}; {empty})", num(ce.law_per_rtt)),
+        ce,
+        ce.per_rtt,
+        ce.law_per_rtt,
+        0.0,
+        "cwnd adds 1/win per ACK, one segment per RTT; dwnd adds (α·win^k − 1)⁺ once per RTT while the queue is below γ = 30 packets (Tan et al. 2006)",
+    ));
     let ia = &l.illinois_alpha_empty;
     claims.push(growth_claim(&format!("Illinois: \"If average delay is at minimum ... use large alpha (10.0)\" (segments added per RTT; {empty})"), ia, ia.per_rtt, 10.0, 0.0, ""));
     let ia = &l.illinois_alpha_full;
