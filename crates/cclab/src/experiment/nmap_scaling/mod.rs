@@ -373,7 +373,17 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             &format!("{h} addresses: hosts up"),
             format!("{} unscaled, {} scaled", w.seed_up.0, w.seed_up.1),
             format!("{} up; found {} unscaled, {} scaled-2007", w.up, mean_range(&found(Variant::Unscaled), ""), mean_range(&found(Variant::Scaled2007), "")),
-            "an input: our address list has the seed's count of up hosts, so finding them tests only that nothing is lost",
+            &if w.seed_up.0 == w.seed_up.1 {
+                "an input: our address list has the seed's count of up hosts, so finding them tests only that nothing is lost".to_string()
+            } else {
+                format!(
+                    "an input: our address list has the unscaled scan's count of up hosts, so finding them tests only that nothing is lost. The seed's two scans read one list (-iL) and found {} and {}: hosts that answered in one scan and not the other (a reply lost on every probe, or a host that went up or down between the scans), which a list with fixed up hosts does not have; {} hosts are {} % of the list's addresses",
+                    w.seed_up.0,
+                    w.seed_up.1,
+                    w.seed_up.0.abs_diff(w.seed_up.1),
+                    crate::table::num(100.0 * w.seed_up.0.abs_diff(w.seed_up.1) as f64 / h as f64)
+                )
+            },
         ));
 
         let label = |v: &str| format!("{h}, {v}");
