@@ -84,6 +84,23 @@ pub fn f_test_p(a: &Summary, b: &Summary) -> Option<f64> {
     Some((2.0 * below.min(1.0 - below)).clamp(0.0, 1.0))
 }
 
+/// Grubbs' test for one outlier (Grubbs 1969; NIST/SEMATECH e-Handbook §1.3.5.17), two-sided
+/// at level `alpha`: G = max|xᵢ − x̄|/s against
+/// `G_crit = (n − 1)/√n · √(t²/(n − 2 + t²))`, t the upper `alpha/(2n)` quantile of Student's t
+/// on n − 2 degrees of freedom. Returns the run that exceeds it, if any; `None` with fewer than
+/// three runs or no spread. It assumes normal runs.
+pub fn grubbs_outlier(xs: &[f64], alpha: f64) -> Option<f64> {
+    let s = Summary::of(xs)?;
+    let n = s.n as f64;
+    if s.n < 3 || s.sd == 0.0 {
+        return None;
+    }
+    let t = StudentsT::new(0.0, 1.0, n - 2.0).ok()?.inverse_cdf(1.0 - alpha / (2.0 * n));
+    let critical = (n - 1.0) / n.sqrt() * (t * t / (n - 2.0 + t * t)).sqrt();
+    let far = xs.iter().copied().max_by(|a, b| (a - s.mean).abs().total_cmp(&(b - s.mean).abs()))?;
+    ((far - s.mean).abs() / s.sd > critical).then_some(far)
+}
+
 /// The half-width of the two-sided prediction interval, at level `1 − alpha`, for one more
 /// run drawn like the runs summarised in `s`: `t(1 − alpha/2, n − 1)·sd·√(1 + 1/n)` (e.g.
 /// Hahn & Meeker, *Statistical Intervals*, 1991, §4.4). `None` with fewer than two runs.
@@ -148,6 +165,17 @@ mod tests {
         assert_eq!(Summary::of(&[7.0]).unwrap().sd, 0.0);
         assert!(Summary::of(&[]).is_none());
         assert!(Summary::of(&[1.0, f64::NAN]).is_none());
+    }
+
+    /// n = 5 at α = 0.05: t(1 − 0.005, 3) = 5.841, G_crit = (4/√5)·√(34.12/37.12) = 1.715
+    /// (NIST's table: 1.715). 1, 2, 3, 4, 10: mean 4, sd 3.536, G = 1.697: kept; 1, 2, 3, 4,
+    /// 12: mean 4.4, sd 4.393, G = 1.730: an outlier.
+    #[test]
+    fn grubbs_finds_one_outlier_at_the_tables_critical_value() {
+        assert_eq!(grubbs_outlier(&[1.0, 2.0, 3.0, 4.0, 10.0], 0.05), None);
+        assert_eq!(grubbs_outlier(&[1.0, 2.0, 3.0, 4.0, 12.0], 0.05), Some(12.0));
+        assert_eq!(grubbs_outlier(&[5.0, 5.0, 5.0], 0.05), None);
+        assert_eq!(grubbs_outlier(&[1.0, 2.0], 0.05), None);
     }
 
     /// Points on y = 1 − 0.5x at x = 0..5 give the line exactly. Adding e = +0.1, −0.1

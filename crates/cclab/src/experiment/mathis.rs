@@ -305,13 +305,14 @@ fn claims(at: &[AtP], out: &mut Output) {
             // The talk's own statement of the law, "T = 1.2/√p" packets per RTT: our constant
             // T·√p at the measured signal rate against the talk's 1.2 as printed.
             let talk_c: Vec<f64> = a.over_law_at_signals().iter().map(|r| r * C_PERIODIC).collect();
-            let talk = Claim::band(
+            let mut talk = Claim::band(
                 &format!("the talk's \"T = 1.2/√p\" at p = {} % (measured signal rate {:.3} %): our T·√p, T in segments per RTT", p * 100.0, signals * 100.0),
                 &talk_c,
                 (TALK_C - 0.05, TALK_C + 0.05),
                 "",
                 "the talk prints 1.2: 1.15 to 1.25",
             );
+            talk.seed = "\"T = 1.2/√p\" (two figures: 1.15 to 1.25)".into();
             out.claims.push(if talk.holds() {
                 talk
             } else {

@@ -17,14 +17,15 @@ pub struct DelayPoint {
 const COINCIDE: f64 = 0.01;
 
 /// `points` with those that coincide (within [`COINCIDE`] of the spans) merged into the first
-/// of them, labelled "a, b".
-fn merge_coincident(points: &[DelayPoint], spans: (f64, f64)) -> Vec<DelayPoint> {
-    let mut merged: Vec<DelayPoint> = Vec::new();
-    for p in points {
+/// of them, labelled "a, b", each with its index in `points` (its colour and marker, the same
+/// whether or not others merged into it).
+fn merge_coincident(points: &[DelayPoint], spans: (f64, f64)) -> Vec<(usize, DelayPoint)> {
+    let mut merged: Vec<(usize, DelayPoint)> = Vec::new();
+    for (k, p) in points.iter().enumerate() {
         let near = |q: &DelayPoint| (q.delay_p95_ms - p.delay_p95_ms).abs() <= COINCIDE * spans.0 && (q.throughput_mbps - p.throughput_mbps).abs() <= COINCIDE * spans.1;
-        match merged.iter_mut().find(|q| near(q)) {
-            Some(q) => q.label = format!("{}, {}", q.label, p.label),
-            None => merged.push(p.clone()),
+        match merged.iter_mut().find(|(_, q)| near(q)) {
+            Some((_, q)) => q.label = format!("{}, {}", q.label, p.label),
+            None => merged.push((k, p.clone())),
         }
     }
     merged
@@ -42,8 +43,7 @@ pub fn figure(name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]
     let points = merge_coincident(points, (x.hi - x.lo, y.hi - y.lo));
     let series = points
         .iter()
-        .enumerate()
-        .map(|(k, p)| Series::new(Some(p.label.clone()), color(k), Style::Labelled { marker: Marker::nth(k) }, vec![(p.delay_p95_ms, p.throughput_mbps)]))
+        .map(|(k, p)| Series::new(Some(p.label.clone()), color(*k), Style::Labelled { marker: Marker::nth(*k) }, vec![(p.delay_p95_ms, p.throughput_mbps)]))
         .collect();
     // Colour and marker together tell up to forty points apart; the legend has a column of its
     // own so that it covers none of them.
@@ -84,8 +84,8 @@ mod tests {
         // Spans 100 ms and 10 Mbit/s: 1 % is 1 ms and 0.1 Mbit/s.
         let pts = [point("slow start", 50.0, 5.0), point("BBR", 20.0, 8.0), point("HyStart++", 50.5, 5.05), point("HyStart", 52.0, 5.0)];
         let m = merge_coincident(&pts, (100.0, 10.0));
-        let labels: Vec<&str> = m.iter().map(|p| p.label.as_str()).collect();
-        assert_eq!(labels, ["slow start, HyStart++", "BBR", "HyStart"]);
-        assert_eq!((m[0].delay_p95_ms, m[0].throughput_mbps), (50.0, 5.0));
+        let labels: Vec<(usize, &str)> = m.iter().map(|(k, p)| (*k, p.label.as_str())).collect();
+        assert_eq!(labels, [(0, "slow start, HyStart++"), (1, "BBR"), (3, "HyStart")]);
+        assert_eq!((m[0].1.delay_p95_ms, m[0].1.throughput_mbps), (50.0, 5.0));
     }
 }

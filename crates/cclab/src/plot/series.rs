@@ -148,18 +148,18 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
     // share by loss, say) that it would flatten them: then the title gives it.
     let top = max_y(&series).fold(0.0, f64::max);
     let capacity = d.link.iter().map(|l| l.rate_mbps).fold(0.0, f64::max);
-    let mut title = "Goodput (delivered in order) per flow and in aggregate".to_string();
+    let mut title = if d.summary.flows.len() > 1 { "Goodput (delivered in order) per flow and in aggregate" } else { "Goodput (delivered in order)" }.to_string();
     if capacity > 0.0 && capacity <= FLATTENS * top {
         let cap = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();
         series.push(Series::new(Some("capacity".into()), GUIDE, Style::Dashed, cap));
     } else if capacity > 0.0 {
         title = format!("{title} (the link's {} Mbit/s off the scale)", crate::table::num(capacity));
     }
-    // Goodput counts data as the receiver releases it in order: when a hole is repaired, all
-    // the data queued behind it is released in one interval, above what the link carried in it.
+    // The link carries at most its capacity in an interval, so a goodput above it is data that
+    // arrived earlier and waited at the receiver behind a hole, released in order at once.
     let flow_top = max_y(&series[usize::from(d.summary.flows.len() > 1)..]).fold(0.0, f64::max);
     if capacity > 0.0 && flow_top > capacity * ABOVE_CAPACITY {
-        title = "Goodput per flow and in aggregate: in order, so a repaired hole releases a burst above capacity".into();
+        title = format!("{title}: peaks above capacity are data held behind a hole, released at once");
     }
     let y = Axis::fit("goodput (Mbit/s)", 0.0, max_y(&series));
     Some(over_time(d, "goodput", &title, y, series))

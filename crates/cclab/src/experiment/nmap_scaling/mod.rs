@@ -377,7 +377,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 "an input: our address list has the seed's count of up hosts, so finding them tests only that nothing is lost".to_string()
             } else {
                 format!(
-                    "an input: our address list has the unscaled scan's count of up hosts, so finding them tests only that nothing is lost. The seed's two scans read one list (-iL) and found {} and {}: hosts that answered in one scan and not the other (a reply lost on every probe, or a host that went up or down between the scans), which a list with fixed up hosts does not have; {} hosts are {} % of the list's addresses",
+                    "an input: our address list has the unscaled scan's count of up hosts, so finding them tests only that nothing is lost. The seed's two scans read one list (-iL) and found {} and {}: hosts that answered in one scan and not the other (possible causes: every probe or reply to a host lost, or a host that went up or down between the scans; the seed does not say), which a list with fixed up hosts does not have; {} hosts are {} % of the list's addresses",
                     w.seed_up.0,
                     w.seed_up.1,
                     w.seed_up.0.abs_diff(w.seed_up.1),

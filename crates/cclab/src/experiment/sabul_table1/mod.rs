@@ -306,13 +306,15 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             let shares: Vec<f64> = rates[k].iter().map(|s| s[i] / s.iter().sum::<f64>()).collect();
             let s = Summary::of(&shares);
             // Each cell of the table as the flow's share of its row (the capacity is not
-            // given, so absolute rates are not comparable); the seed prints whole Mb/s, so
-            // its share is known to ±0.5/total.
+            // given, so absolute rates are not comparable).
+            // Each printed rate is within ±0.5 Mb/s, so the share r/Σ is within 0.5·(1 + share)/Σ
+            // (r half a unit up, the other two half a unit down).
+            let seed_share = row.seed_mbit[i] / seed_total;
             let cell = Claim::one_run(
                 &format!("row {}: {}'s average rate as a share of the three (the seed's {} of {} Mb/s)", k + 1, row.flow(i), row.seed_mbit[i], seed_total),
                 &shares,
-                row.seed_mbit[i] / seed_total,
-                0.5 / seed_total,
+                seed_share,
+                0.5 * (1.0 + seed_share) / seed_total,
                 "",
             );
             out.claims.push(match (cell.holds(), k) {
@@ -449,9 +451,10 @@ fn one_interval_cell_why(row: &Row, per_seed: &[Vec<f64>]) -> String {
         format!(
             "{head}, from initial shares {}: ours keep part of their head start. Gen-B raises and cuts each flow's \
              inter-packet time by a factor (δ·(1 + k·(ρ − α))), which keeps the rates' ratios (Chiu & Jain 1989: MIMD does \
-             not converge to fairness); only the c = 2 µs it adds at each cut evens them, and on this row the cuts are too \
-             few to close the gap within the run. The seed's run had closed it",
-            join(&initial, 3)
+             not converge to fairness); only the c = 2 µs it adds at each cut evens them, and over the run that has not \
+             closed the gap (the cuts were not counted){}",
+            join(&initial, 3),
+            if sim::jain_index(&row.seed_mbit) > 0.999 { ". The seed's run had closed it" } else { "" }
         )
     } else {
         format!("{head}: ours split the row nearly evenly, as the law's additive c evens rates at each loss; what took the seed's one run off that split (other traffic on a shared path, say) is not known")

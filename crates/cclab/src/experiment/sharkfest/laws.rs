@@ -101,7 +101,8 @@ fn cut_samples<'a>(samples: &[&'a FlowSample]) -> Vec<(&'a FlowSample, f64)> {
             let (cut, before) = (w[1].ssthresh?, w[0].cwnd?);
             // A new ssthresh, or the same one set again as recovery begins (a window cut to
             // the same value as at the last loss, as Compound's can be).
-            let entered = w[0].ca_state != w[1].ca_state && matches!(w[1].ca_state, Some("recovery" | "loss"));
+            let in_loss_states = |s: &FlowSample| matches!(s.ca_state, Some("recovery" | "loss"));
+            let entered = !in_loss_states(w[0]) && in_loss_states(w[1]);
             ((w[0].ssthresh != Some(cut) || entered) && cut < before).then_some((w[0], cut / before))
         })
         .skip(1)
@@ -334,7 +335,8 @@ pub struct LawRun {
     pub decreases: Vec<f64>,
     /// The share of congestion avoidance's increases (between consecutive samples) that are
     /// whole segments: the talk's "staircase-shaped" cwnd, which changes only by SMSS steps.
-    pub whole_segments: f64,
+    /// `None` when congestion avoidance never grew between two samples.
+    pub whole_segments: Option<f64>,
     /// Congestion avoidance's growth in segments per second over the lower and the upper half of
     /// its windows ([`avoidance_slopes`]).
     pub slopes: Option<(f64, f64)>,
@@ -378,7 +380,7 @@ impl LawRun {
                     .filter_map(|w| Some(w[1].cwnd? - w[0].cwnd?))
                     .filter(|d| *d > 0.0)
                     .collect();
-                steps.iter().filter(|d| (*d - d.round()).abs() < 1e-6).count() as f64 / steps.len().max(1) as f64
+                (!steps.is_empty()).then(|| steps.iter().filter(|d| (*d - d.round()).abs() < 1e-6).count() as f64 / steps.len() as f64)
             },
             slopes: avoidance_slopes(r),
         }
@@ -545,7 +547,8 @@ mod tests {
     }
 
     /// A window cut to the same ssthresh at every loss (Compound's from a full queue: 668 →
-    /// 334 each time) is found by the entry into recovery: the second cut gives 334/668.
+    /// 334 each time) is found by the entry into recovery: the second cut gives 334/668. A
+    /// timeout during that recovery (recovery → loss, ssthresh kept) is no new cut.
     #[test]
     fn a_repeated_ssthresh_is_a_cut_when_recovery_begins() {
         let with_state = |mut s: FlowSample, ca: &'static str| {
@@ -558,6 +561,7 @@ mod tests {
             with_state(sample(0.2, "cong_avoid", 500.0, Some(334.0), 0.0, 100.0), "open"),
             with_state(sample(0.3, "cong_avoid", 668.0, Some(334.0), 0.0, 100.0), "open"),
             with_state(sample(0.4, "recovery", 334.0, Some(334.0), 0.0, 100.0), "recovery"),
+            with_state(sample(0.5, "recovery", 340.0, Some(334.0), 0.0, 100.0), "loss"),
         ];
         assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.5]);
     }

@@ -518,6 +518,12 @@ fn growth_claim(claim: &str, g: &Growth, ours: f64, law: f64, extra: f64, basis:
     Claim::value(claim, ours, law, "", tol, &basis)
 }
 
+/// [`growth_claim`] for a law that varies with the window: the growth per RTT against the law
+/// averaged over the same ACKs ([`Growth::law_per_rtt`]).
+fn law_growth_claim(claim: &str, g: &Growth, basis: &str) -> Claim {
+    growth_claim(claim, g, g.per_rtt, g.law_per_rtt, 0.0, basis)
+}
+
 /// The window's growth and the decreases the talk's slides give per algorithm, each measured
 /// alone on its link (10 ms samples; [`super::laws`]).
 fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
@@ -552,31 +558,30 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         claims.push(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5));
     }
     let reno = &l.reno;
-    let staircase = Claim::bound(
-            &format!("Reno: the cwnd graph is \"staircase-shaped\": congestion avoidance's increases are whole segments (the share of increases between 10 ms samples that are; alone on {testbed}, {OVERFLOW_SECS} s)"),
-            "\"As cwnd increases/decreases at least by SMSS value, its real graph never contains inclined line segments\"",
-            &[reno.whole_segments],
-            Bound::AtLeast(1.0),
-            "",
-        );
-    claims.push(if staircase.holds() {
-        staircase.because("our window counts bytes and, like Linux's tcp_cong_avoid_ai, adds a whole segment once a window's worth of bytes is acknowledged; its levels need not be whole segments (a halving of an odd window leaves half a segment), its steps are")
-    } else {
-        staircase.because("some of our increases are fractions of a segment; not traced")
+    let staircase_claim = format!("Reno: the cwnd graph is \"staircase-shaped\": congestion avoidance's increases are whole segments (the share of increases between 10 ms samples that are; alone on {testbed}, {OVERFLOW_SECS} s)");
+    let staircase_seed = "\"As cwnd increases/decreases at least by SMSS value, its real graph never contains inclined line segments\"";
+    claims.push(match reno.whole_segments {
+        None => Claim::not_comparable(&staircase_claim, staircase_seed.into(), "no increase".into(), "congestion avoidance never grew between two samples"),
+        Some(share) => {
+            let c = Claim::bound(&staircase_claim, staircase_seed, &[share], Bound::AtLeast(1.0), "");
+            if c.holds() {
+                c.because("our window counts bytes and, like Linux's tcp_cong_avoid_ai, adds a whole segment once a window's worth of bytes is acknowledged; its levels need not be whole segments (a halving of an odd window leaves half a segment), its steps are")
+            } else {
+                c.because("some of our increases are fractions of a segment; not traced")
+            }
+        }
     });
     if let Some((lower, upper)) = reno.slopes {
-        claims.push(Claim::bound(
-            &format!("Reno: \"The more cwnd size is, the less slope of this line is\": congestion avoidance's growth per second in the upper half of its windows over the lower half (alone on {testbed}, one BDP of buffer)"),
-            "less slope at a larger cwnd",
+        let c = Claim::bound(
+            &format!("Reno: congestion avoidance's growth per second in the upper half of its windows over the lower half, at most 1 (alone on {testbed}, one BDP of buffer)"),
+            "\"The more cwnd size is, the less slope of this line is\"",
             &[upper / lower],
             Bound::AtMost(1.0),
             "",
-        )
-        .because(&format!(
-            "a segment per RTT, and on a full buffer the RTT is W/C, so the slope in time is C/W: {} segments per second in the lower half, {} in the upper",
-            num(lower),
-            num(upper)
-        )));
+        );
+        let law = "a segment per RTT, and on a full buffer the RTT is W/C, so the slope in time is C/W";
+        let measured = format!("{} segments per second in the lower half, {} in the upper", num(lower), num(upper));
+        claims.push(if c.holds() { c.because(&format!("{law}: {measured}")) } else { c.because(&format!("{measured}, against the law's C/W ({law}); not traced")) });
     }
     claims.push(Claim::not_comparable(
         "Reno: \"set cwnd to sstresh+3\", then \"Increase cwnd on 1 SMSS for every received next Dup ACK\" and deflate to ssthresh",
@@ -603,12 +608,9 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
     let rfc = cc::algorithms::highspeed::HighSpeedConfig::default();
     let large = format!("alone on {testbed}, {OVERFLOW_SECS} s: windows of several hundred segments");
     let hl = &l.highspeed_large;
-    claims.push(growth_claim(
+    claims.push(law_growth_claim(
         &format!("HighSpeed above 38 segments: \"a(w) = 2P0W0²b(w)/(2 − b(w))\" segments per RTT, RFC 3649's a(w) averaged over the same ACKs: {} ({large})", num(hl.law_per_rtt)),
         hl,
-        hl.per_rtt,
-        hl.law_per_rtt,
-        0.0,
         "RFC 3649 writes the talk's formula a(w) = w²·p(w)·2b(w)/(2 − b(w)) with p(w) = (0.12/w)^(1/0.835)",
     ));
     let cuts = &l.highspeed_large_cuts;
@@ -621,16 +623,18 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
     // Compound: "win = min(cwnd + dwnd, awnd)", "cwnd + 1/(cwnd + dwnd)" while no congestion
     // is detected, "(1 − β)·cwnd" when it is.
-    claims.push(decrease_claim(&format!("Compound: \"(1 - β) * cwnd\" on a loss, β = 1/2 (the window after a loss over before; alone on {testbed}, {OVERFLOW_SECS} s)"), &l.compound.decreases, 0.5));
+    let mut cut = decrease_claim(&format!("Compound: the window after a loss over before, 1 − β with Tan et al.'s β = 1/2 (alone on {testbed}, {OVERFLOW_SECS} s)"), &l.compound.decreases, 0.5);
+    cut.seed = "\"(1 - β) * cwnd\" if congestion is detected (the talk gives no β)".into();
+    claims.push(cut);
     let ce = &l.compound_empty;
-    claims.push(growth_claim(
-        &format!("Compound: \"cwnd + 1/(cwnd + dwnd)\" per ACK with dwnd growing beside it: win = cwnd + dwnd grows by max(1, α·win^k) segments per RTT (α = 1/8, k = 3/4, the paper's; averaged over the same ACKs: {}; {empty})", num(ce.law_per_rtt)),
+    let compound = cc::algorithms::compound::CompoundConfig::default();
+    let mut growth = law_growth_claim(
+        &format!("Compound: win = cwnd + dwnd grows by max(1, α·win^k) segments per RTT, cwnd's one plus dwnd's (α·win^k − 1)⁺ (Tan et al.'s α = {}, k = {}; averaged over the same ACKs: {}; {empty})", num(compound.alpha), num(compound.k), num(ce.law_per_rtt)),
         ce,
-        ce.per_rtt,
-        ce.law_per_rtt,
-        0.0,
         "cwnd adds 1/win per ACK, one segment per RTT; dwnd adds (α·win^k − 1)⁺ once per RTT while the queue is below γ = 30 packets (Tan et al. 2006)",
-    ));
+    );
+    growth.seed = format!("\"cwnd + 1/(cwnd + dwnd)\", dwnd \"as in Vegas\" (the talk gives no dwnd law; Tan et al.'s gives {})", num(ce.law_per_rtt));
+    claims.push(growth);
     let ia = &l.illinois_alpha_empty;
     claims.push(growth_claim(&format!("Illinois: \"If average delay is at minimum ... use large alpha (10.0)\" (segments added per RTT; {empty})"), ia, ia.per_rtt, 10.0, 0.0, ""));
     let ia = &l.illinois_alpha_full;

@@ -26,6 +26,13 @@ impl Cell {
     }
 }
 
+/// The run of `runs` that Grubbs' test at [`crate::verdict::ALPHA`] takes for an outlier, if
+/// any ([`crate::stats::grubbs_outlier`]): the seed's 18.1 in trial 6, which it calls "the most
+/// extreme of the entire dataset".
+pub fn outlier(runs: &[f64]) -> Option<f64> {
+    crate::stats::grubbs_outlier(runs, crate::verdict::ALPHA)
+}
+
 /// One trial: its netem options (trial 2's were lost) and the Reno, Vegas and mVegas cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trial {
@@ -103,6 +110,16 @@ pub fn trial(number: u32) -> &'static Trial {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Grubbs' G = max|x − mean|/sd against G(5, 0.05) = 1.715: trial 6's mVegas (mean 10.27,
+    /// sd 4.47) has 18.1 at G = 1.75, an outlier; trial 1's Reno (mean 290.2, sd 1.30) has 288
+    /// at G = 1.69, none.
+    #[test]
+    fn the_seeds_outliers() {
+        assert_eq!(outlier(&trial(6).cells[2].runs), Some(18.1));
+        assert_eq!(outlier(&trial(1).cells[0].runs), None);
+    }
+
 
     /// The printed means and standard deviations agree with the printed runs to the seed's
     /// three significant figures (trial 1 Vegas: the runs give 288.6, printed 289).
