@@ -56,18 +56,39 @@ pub fn mean(xs: &[f64]) -> f64 {
 /// (fewer than two runs on a side). Two samples without any spread have p = 1 when their
 /// means are equal and p = 0 when they differ.
 pub fn welch_p(a: &Summary, b: &Summary) -> Option<f64> {
+    let (se2, df) = welch_se2_df(a, b)?;
+    if se2 == 0.0 {
+        return Some(if a.mean == b.mean { 1.0 } else { 0.0 });
+    }
+    let t = (a.mean - b.mean) / se2.sqrt();
+    let dist = StudentsT::new(0.0, 1.0, df).ok()?;
+    Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
+}
+
+/// The squared standard error of `a.mean − b.mean`, `s_a²/n_a + s_b²/n_b`, and the
+/// Welch-Satterthwaite degrees of freedom (NaN when both spreads are 0); `None` with fewer
+/// than two runs on a side.
+fn welch_se2_df(a: &Summary, b: &Summary) -> Option<(f64, f64)> {
     if a.n < 2 || b.n < 2 {
         return None;
     }
     let (va, vb) = (a.sd * a.sd / a.n as f64, b.sd * b.sd / b.n as f64);
     let se2 = va + vb;
+    Some((se2, se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64)))
+}
+
+/// The `1 − alpha` confidence interval of `a.mean − b.mean` that goes with Welch's test:
+/// `(x̄_a − x̄_b) ± t(1 − alpha/2, df)·se`. It says how large a difference the runs could have
+/// missed where the test finds none. `None` where the test is undefined; a point where
+/// neither side has any spread.
+pub fn welch_interval(a: &Summary, b: &Summary, alpha: f64) -> Option<(f64, f64)> {
+    let (se2, df) = welch_se2_df(a, b)?;
+    let d = a.mean - b.mean;
     if se2 == 0.0 {
-        return Some(if a.mean == b.mean { 1.0 } else { 0.0 });
+        return Some((d, d));
     }
-    let t = (a.mean - b.mean) / se2.sqrt();
-    let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
-    let dist = StudentsT::new(0.0, 1.0, df).ok()?;
-    Some((2.0 * (1.0 - dist.cdf(t.abs()))).clamp(0.0, 1.0))
+    let half = StudentsT::new(0.0, 1.0, df).ok()?.inverse_cdf(1.0 - alpha / 2.0) * se2.sqrt();
+    Some((d - half, d + half))
 }
 
 /// The two-sided F-test of equal variances: the p-value of F = sd_a²/sd_b² against
@@ -165,6 +186,17 @@ mod tests {
         assert_eq!(Summary::of(&[7.0]).unwrap().sd, 0.0);
         assert!(Summary::of(&[]).is_none());
         assert!(Summary::of(&[1.0, f64::NAN]).is_none());
+    }
+
+    /// 1, 2, 3 against 4, 5, 6: d = −3, se² = 2/3, df = 4, t(0.975, 4) = 2.776, so
+    /// −3 ± 2.776·0.8165 = −5.267 to −0.733.
+    #[test]
+    fn welch_interval_of_the_difference() {
+        let (a, b) = (Summary::of(&[1.0, 2.0, 3.0]).unwrap(), Summary::of(&[4.0, 5.0, 6.0]).unwrap());
+        let (lo, hi) = welch_interval(&a, &b, 0.05).unwrap();
+        assert!((lo + 5.267).abs() < 1e-3 && (hi + 0.733).abs() < 1e-3, "{lo} {hi}");
+        let flat = Summary::of(&[2.0, 2.0]).unwrap();
+        assert_eq!(welch_interval(&flat, &flat, 0.05), Some((0.0, 0.0)));
     }
 
     /// n = 5 at α = 0.05: t(1 − 0.005, 3) = 5.841, G_crit = (4/√5)·√(34.12/37.12) = 1.715

@@ -15,7 +15,9 @@
 //!   met only by a zero: no relative tolerance makes 0.3 agree with 0.
 //! - [`Claim::distribution`]: our runs against the seed's mean and standard deviation over its
 //!   runs, by Welch's two-sided t-test at [`ALPHA`] ([`crate::stats::welch_p`]); with fewer
-//!   than two runs on a side the test is undefined and the claim is not comparable.
+//!   than two runs on a side the test is undefined and the claim is not comparable. Where it
+//!   holds, the test also gives the 95 % interval of the difference of means
+//!   ([`crate::stats::welch_interval`]): how large a difference the runs could have missed.
 //! - [`Claim::variance`]: our runs' spread against the seed's standard deviation over its
 //!   runs, by the two-sided F-test of equal variances at [`ALPHA`] ([`crate::stats::f_test_p`]).
 //! - [`Claim::significance`]: a statement that two sets of runs differ, or do not, by Welch's
@@ -30,7 +32,7 @@
 //! - [`Claim::band`]: a model's band (its constant's stated range), met by the 95 %
 //!   confidence interval of our mean over seeds.
 
-use crate::stats::{confidence_half_width, f_test_p, prediction_half_width, welch_p, Summary};
+use crate::stats::{confidence_half_width, f_test_p, prediction_half_width, welch_interval, welch_p, Summary};
 use crate::table::{num, Table};
 
 /// The significance level of the distribution test: a difference with p < 0.05 does not hold.
@@ -125,7 +127,11 @@ impl Claim {
             None => Claim::not_comparable(claim, seed_text, ours_text, "Welch's test needs two runs or more on each side"),
             Some(p) => {
                 let verdict = if p >= ALPHA { Verdict::Holds } else { Verdict::DoesNotHold };
-                let test = format!("Welch's t-test, two-sided: {}, {} α = {ALPHA}", p_equals(p), if p >= ALPHA { "≥" } else { "<" });
+                let mut test = format!("Welch's t-test, two-sided: {}, {} α = {ALPHA}", p_equals(p), if p >= ALPHA { "≥" } else { "<" });
+                // Where no difference is found, how large a one the runs could have missed.
+                if let (Verdict::Holds, Some((lo, hi))) = (verdict, welch_interval(&o, &seed, ALPHA)) {
+                    test += &format!("; ours minus the reference lies in {} to {} (95 %)", num(lo), num(hi));
+                }
                 Claim::new(claim, seed_text, ours_text, test, verdict)
             }
         }
