@@ -39,6 +39,8 @@
 //!   first congestion-avoidance sample) to 90 % of the way from its window to Wmax, against the
 //!   law's `K(1 − ∛0.1)`, `K = ∛((Wmax − cwnd₀)/C)` with Wmax as `tcp_cubic.c` keeps it (fast
 //!   convergence included) ([`cubic_epochs`]).
+//! - **Vegas's AIAD.** Each window change in congestion avoidance one segment up or down
+//!   ([`unit_steps`]), with the count of each.
 //! - **Staircase and slope.** Reno's increases between samples, each a whole number of
 //!   segments or not (the talk's "staircase-shaped" cwnd), and its growth per second in the
 //!   lower and upper half of its windows ([`avoidance_slopes`]): on a full buffer the RTT is
@@ -363,6 +365,33 @@ pub fn avoidance_slopes(r: &RunResult) -> Option<(f64, f64)> {
     Some((slope(false)?, slope(true)?))
 }
 
+/// Congestion avoidance's window changes: the share that are one segment, and how many went
+/// up and down.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitSteps {
+    pub share: f64,
+    pub up: usize,
+    pub down: usize,
+}
+
+/// Flow 0's congestion-avoidance window changes between consecutive samples with no
+/// retransmission between them: the share that are exactly one segment up or down, additive
+/// increase and additive decrease (Vegas's ±1 per RTT, at most one change per 10 ms sample at
+/// a 100 ms RTT). `None` when the window never changed.
+pub fn unit_steps(r: &RunResult) -> Option<UnitSteps> {
+    let steps: Vec<f64> = flow0(r)
+        .windows(2)
+        .filter(|w| CA.contains(&w[0].state) && CA.contains(&w[1].state) && w[0].retr == w[1].retr)
+        .filter_map(|w| Some(w[1].cwnd? - w[0].cwnd?))
+        .filter(|d| *d != 0.0)
+        .collect();
+    (!steps.is_empty()).then(|| UnitSteps {
+        share: steps.iter().filter(|d| (d.abs() - 1.0).abs() < 1e-6).count() as f64 / steps.len() as f64,
+        up: steps.iter().filter(|d| **d > 0.0).count(),
+        down: steps.iter().filter(|d| **d < 0.0).count(),
+    })
+}
+
 impl LawRun {
     fn of(r: &RunResult) -> LawRun {
         // Slow start as the slide states it: from the initial window, before any loss (no
@@ -420,6 +449,10 @@ pub struct Laws {
     pub illinois_alpha_full: Growth,
     /// Vegas on the testbed: its congestion-avoidance window changes.
     pub vegas: Growth,
+    /// Of those changes with no loss between the samples, the share that are one segment up
+    /// or down (the talk's "AIAD"), and how many went up and down; `None` when the window
+    /// never changed.
+    pub vegas_unit_steps: Option<UnitSteps>,
     /// Westwood+'s window after each recovery over before it, on the testbed and on
     /// [`DEEP_BUFFER_BDPS`] BDPs of buffer.
     pub westwood: Vec<f64>,
@@ -464,6 +497,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     let cubic = law_run("cubic", testbed, alone, 0.0, &dir.join("cubic"))?;
     let highspeed = law_run("highspeed", testbed, OVERFLOW_SECS, 0.0, &dir.join("highspeed"))?;
     let westwood = law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?;
+    let vegas = law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?;
     let westwood_empty = law_run("westwood", EMPTY_QUEUE, EMPTY_QUEUE_SECS, EMPTY_QUEUE_LOSS, &dir.join("westwood-empty-queue"))?;
     let hs = cc::algorithms::highspeed::HighSpeedConfig::default();
     Ok(Laws {
@@ -484,7 +518,8 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         },
         illinois_alpha_empty: growth(&illinois_empty, CA, |_| true),
         illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
-        vegas: growth(&law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?, CA, |_| true),
+        vegas: growth(&vegas, CA, |_| true),
+        vegas_unit_steps: unit_steps(&vegas),
         westwood: after_recovery_ratios(&westwood),
         westwood_growth: LawRun::of(&westwood),
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
