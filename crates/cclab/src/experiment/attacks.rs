@@ -154,7 +154,8 @@ impl Outcome {
 
 /// The claim one row of the table checks: the attack's effect, the attacked pairs' `gains`
 /// minus the honest pairs' `baselines` (both in per cent, over the same seeds), against the
-/// bound; `outcomes` are the attacked runs, for the cause of a miss. `pacing` is BBR's evidence for a defended duplicate-ACK row (see [`Pacing`]).
+/// bound; `outcomes` are the attacked runs, for the cause of a miss. `pacing` is BBR's
+/// evidence for a defended duplicate-ACK row (see [`Pacing`]).
 pub fn claim(cc: &str, attack: &Misbehaviour, defended: bool, (gains, baselines): (&[f64], &[f64]), outcomes: &[Outcome], pacing: Option<&Pacing>) -> Claim {
     let what = format!("{}, {}, defences {}", name(cc), label(attack), if defended { "on" } else { "off" });
     let runs = (("attacked", gains), ("honest pair", baselines));

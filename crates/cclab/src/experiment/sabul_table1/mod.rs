@@ -5,7 +5,8 @@
 //! How the seed's table is judged. It gives one run per row and no spread, and no capacity, so
 //! each per-flow rate is judged as its share of the row's total ([`Claim::one_run`]: inside our
 //! 95 % prediction interval for one more run), and each ordering the seed's row shows between
-//! two flows is a [`Claim::direction`], held only if it holds on every seed. The seed's own words set what
+//! two flows is a [`Claim::direction`], held only if it holds on every seed. The seed's own
+//! words set what
 //! "similar" means: it calls all four rows with one T (1, 3, 4, 5) similar, the least even of
 //! them at Jain's index 0.984 (row 5, 220/280/300 Mb/s); a row of ours with one T is "similar"
 //! when its index is at least that on every seed. The seed's two qualitative claims are those:
@@ -434,8 +435,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
 
 /// Why a flow's share of a one-T row differs from the seed's one run. Gen-B's steps are
 /// multiplicative, δ ← δ·(1 + k·(ρ − α)), and keep the rates' ratios (Chiu & Jain 1989: MIMD
-/// does not converge to fairness); only the additive c of each decrease evens them. Where our shares still rank
-/// as the initial rates do, the flows kept part of their head start over the run.
+/// does not converge to fairness); only the additive c of each decrease evens them. Where our
+/// shares still rank as the initial rates do, the flows kept part of their head start over the
+/// run.
 fn one_interval_cell_why(row: &Row, per_seed: &[Vec<f64>]) -> String {
     let share = |xs: &[f64], i: usize| xs[i] / xs.iter().sum::<f64>();
     let ours: Vec<f64> = (0..3).map(|i| mean(&per_seed.iter().map(|s| share(s, i)).collect::<Vec<_>>())).collect();
@@ -457,7 +459,7 @@ fn one_interval_cell_why(row: &Row, per_seed: &[Vec<f64>]) -> String {
             if sim::jain_index(&row.seed_mbit) > 0.999 { ". The seed's run had closed it" } else { "" }
         )
     } else {
-        format!("{head}: ours split the row nearly evenly, as the law's additive c evens rates at each loss; what took the seed's one run off that split (other traffic on a shared path, say) is not known")
+        format!("{head}: ours split the row nearly evenly; what took the seed's one run off an even split (other traffic on a shared path, say) is not known")
     }
 }
 
