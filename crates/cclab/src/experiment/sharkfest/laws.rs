@@ -40,10 +40,10 @@
 //!   law's `K(1 − ∛0.1)`, `K = ∛((Wmax − cwnd₀)/C)` with Wmax as `tcp_cubic.c` keeps it (fast
 //!   convergence included) ([`cubic_epochs`]).
 //! - **Vegas's AIAD.** Each window change in congestion avoidance one segment up or down
-//!   ([`unit_steps`]), with the count of each.
+//!   ([`UnitSteps`]), with the count of each.
 //! - **Staircase and slope.** Reno's increases between samples, each a whole number of
 //!   segments or not (the talk's "staircase-shaped" cwnd), and its growth per second in the
-//!   lower and upper half of its windows ([`avoidance_slopes`]): on a full buffer the RTT is
+//!   lower and upper half of its windows: on a full buffer the RTT is
 //!   W/C, so a segment per RTT is C/W segments per second, less at a larger window.
 //! - **Startup.** BBR paces Startup at `2/ln 2` times its bandwidth estimate, so the pacing
 //!   rate's growth is the estimate's. At the last Startup sample we compare it with the rate
@@ -340,26 +340,44 @@ pub struct LawRun {
     /// `None` when congestion avoidance never grew between two samples.
     pub whole_segments: Option<f64>,
     /// Congestion avoidance's growth in segments per second over the lower and the upper half of
-    /// its windows ([`avoidance_slopes`]).
+    /// its windows.
     pub slopes: Option<(f64, f64)>,
 }
 
-/// Congestion avoidance's window growth per second, ΣΔW/Σt over the sample pairs with no
-/// retransmission between them, in the lower and the upper half of the range of windows it
-/// spans. Reno adds a segment per RTT, and on a full buffer the RTT grows with the window
-/// (RTT = W/C once the queue holds the rest), so its slope in time is C/W: lower in the upper
-/// half (the talk: "The more cwnd size is, the less slope of this line is").
-pub fn avoidance_slopes(r: &RunResult) -> Option<(f64, f64)> {
-    let samples = flow0(r);
-    let pairs: Vec<(f64, f64, f64)> = samples
+/// One step of flow 0's window between consecutive congestion-avoidance samples with no
+/// retransmission between them: the window before, its change and the time between.
+struct Step {
+    cwnd: f64,
+    dw: f64,
+    dt: f64,
+}
+
+/// Every [`Step`] of the run, in order.
+fn ca_steps(r: &RunResult) -> Vec<Step> {
+    flow0(r)
         .windows(2)
         .filter(|w| CA.contains(&w[0].state) && CA.contains(&w[1].state) && w[0].retr == w[1].retr)
-        .filter_map(|w| Some((w[0].cwnd?, w[1].cwnd? - w[0].cwnd?, w[1].time - w[0].time)))
-        .collect();
-    let (lo, hi) = pairs.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+        .filter_map(|w| Some(Step { cwnd: w[0].cwnd?, dw: w[1].cwnd? - w[0].cwnd?, dt: w[1].time - w[0].time }))
+        .collect()
+}
+
+/// The share of congestion avoidance's increases that are whole segments (the talk's
+/// "staircase-shaped" cwnd); `None` when the window never grew between two samples.
+fn whole_segment_share(steps: &[Step]) -> Option<f64> {
+    let up: Vec<f64> = steps.iter().map(|s| s.dw).filter(|d| *d > 0.0).collect();
+    (!up.is_empty()).then(|| up.iter().filter(|d| (*d - d.round()).abs() < 1e-6).count() as f64 / up.len() as f64)
+}
+
+/// Congestion avoidance's window growth per second, ΣΔW/Σt over its [`Step`]s, in the lower
+/// and the upper half of the range of windows it spans. Reno adds a segment per RTT, and on a
+/// full buffer the RTT grows with the window (RTT = W/C once the queue holds the rest), so its
+/// slope in time is C/W: lower in the upper half (the talk: "The more cwnd size is, the less
+/// slope of this line is").
+fn avoidance_slopes(steps: &[Step]) -> Option<(f64, f64)> {
+    let (lo, hi) = steps.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), s| (lo.min(s.cwnd), hi.max(s.cwnd)));
     let mid = (lo + hi) / 2.0;
     let slope = |upper: bool| {
-        let (dw, dt) = pairs.iter().filter(|p| (p.0 >= mid) == upper).fold((0.0, 0.0), |(w, t), p| (w + p.1, t + p.2));
+        let (dw, dt) = steps.iter().filter(|s| (s.cwnd >= mid) == upper).fold((0.0, 0.0), |(w, t), s| (w + s.dw, t + s.dt));
         (dt > 0.0).then_some(dw / dt)
     };
     Some((slope(false)?, slope(true)?))
@@ -374,26 +392,21 @@ pub struct UnitSteps {
     pub down: usize,
 }
 
-/// Flow 0's congestion-avoidance window changes between consecutive samples with no
-/// retransmission between them: the share that are exactly one segment up or down, additive
-/// increase and additive decrease (Vegas's ±1 per RTT, at most one change per 10 ms sample at
-/// a 100 ms RTT). `None` when the window never changed.
-pub fn unit_steps(r: &RunResult) -> Option<UnitSteps> {
-    let steps: Vec<f64> = flow0(r)
-        .windows(2)
-        .filter(|w| CA.contains(&w[0].state) && CA.contains(&w[1].state) && w[0].retr == w[1].retr)
-        .filter_map(|w| Some(w[1].cwnd? - w[0].cwnd?))
-        .filter(|d| *d != 0.0)
-        .collect();
-    (!steps.is_empty()).then(|| UnitSteps {
-        share: steps.iter().filter(|d| (d.abs() - 1.0).abs() < 1e-6).count() as f64 / steps.len() as f64,
-        up: steps.iter().filter(|d| **d > 0.0).count(),
-        down: steps.iter().filter(|d| **d < 0.0).count(),
+/// The share of the run's window changes ([`Step`]s that are not zero) exactly one segment up
+/// or down: additive increase and additive decrease (Vegas's ±1 per RTT, at most one change
+/// per 10 ms sample at a 100 ms RTT). `None` when the window never changed.
+fn unit_steps(steps: &[Step]) -> Option<UnitSteps> {
+    let changes: Vec<f64> = steps.iter().map(|s| s.dw).filter(|d| *d != 0.0).collect();
+    (!changes.is_empty()).then(|| UnitSteps {
+        share: changes.iter().filter(|d| (d.abs() - 1.0).abs() < 1e-6).count() as f64 / changes.len() as f64,
+        up: changes.iter().filter(|d| **d > 0.0).count(),
+        down: changes.iter().filter(|d| **d < 0.0).count(),
     })
 }
 
 impl LawRun {
     fn of(r: &RunResult) -> LawRun {
+        let steps = ca_steps(r);
         // Slow start as the slide states it: from the initial window, before any loss (no
         // ssthresh yet, on both samples of a pair: a loss can cut the window before the
         // retransmission counter moves).
@@ -402,16 +415,8 @@ impl LawRun {
             slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()),
             avoidance: growth(r, CA, |_| true),
             decreases: decrease_ratios(r),
-            whole_segments: {
-                let steps: Vec<f64> = flow0(r)
-                    .windows(2)
-                    .filter(|w| CA.contains(&w[0].state) && CA.contains(&w[1].state))
-                    .filter_map(|w| Some(w[1].cwnd? - w[0].cwnd?))
-                    .filter(|d| *d > 0.0)
-                    .collect();
-                (!steps.is_empty()).then(|| steps.iter().filter(|d| (*d - d.round()).abs() < 1e-6).count() as f64 / steps.len() as f64)
-            },
-            slopes: avoidance_slopes(r),
+            whole_segments: whole_segment_share(&steps),
+            slopes: avoidance_slopes(&steps),
         }
     }
 }
@@ -519,7 +524,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         illinois_alpha_empty: growth(&illinois_empty, CA, |_| true),
         illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
         vegas: growth(&vegas, CA, |_| true),
-        vegas_unit_steps: unit_steps(&vegas),
+        vegas_unit_steps: unit_steps(&ca_steps(&vegas)),
         westwood: after_recovery_ratios(&westwood),
         westwood_growth: LawRun::of(&westwood),
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
