@@ -363,7 +363,8 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // TCP_INIT_CWND of 10 segments (RFC 6928); HighSpeed above 38 segments grows by
     // RFC 3649's a(w) and keeps 1 − b(w) at each loss, evaluated at the run's own windows;
     // Vegas queues a few packets where Reno
-    // fills the buffer before each loss. The talk's lists, measured (`sharkfest::qualities`):
+    // fills the buffer before each loss, and changes its window one segment at a time, down
+    // and up. The talk's lists, measured (`sharkfest::qualities`):
     // every loss-based algorithm alone loses packets after its slow-start overshoot (the
     // "cliff") and Vegas none; the least oscillating loss-based window varies more than
     // Vegas's; at the loss rate where Scalable's equilibrium window is one BDP, Reno's Mathis
@@ -468,6 +469,13 @@ fn sharkfest_reproduces_the_talks_orderings() {
     let westwood: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("Westwood+: \"If no loss is observed")).collect();
     assert_eq!(westwood.len(), 2);
     assert!(westwood.iter().all(|c| c[4] == "holds"), "{westwood:?}");
+    // Vegas's AIAD, both halves: the testbed run settles down from slow start's overshoot,
+    // the lossy one with no queue climbs back after each halving; every change one segment.
+    let aiad: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("Vegas: \"Uses AIAD")).collect();
+    assert_eq!(aiad.len(), 2);
+    assert!(aiad.iter().all(|c| c[4] == "holds"), "{aiad:?}");
+    let count = |c: &[String], dir: &str| c[0].rsplit(": ").next().unwrap().split(", ").find_map(|x| x.strip_suffix(dir)).unwrap().trim().parse::<usize>().unwrap();
+    assert!(aiad.iter().map(|c| count(c, " up")).sum::<usize>() > 0 && aiad.iter().map(|c| count(c, " down")).sum::<usize>() > 0, "{aiad:?}");
     let startup: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("BBR: Startup")).collect();
     assert_eq!(startup.len(), 2);
     assert!(startup.iter().all(|c| c[4] == "holds"), "{startup:?}");

@@ -40,7 +40,9 @@
 //!   law's `K(1 − ∛0.1)`, `K = ∛((Wmax − cwnd₀)/C)` with Wmax as `tcp_cubic.c` keeps it (fast
 //!   convergence included) ([`cubic_epochs`]).
 //! - **Vegas's AIAD.** Each window change in congestion avoidance one segment up or down
-//!   ([`UnitSteps`]), with the count of each.
+//!   ([`UnitSteps`]), with the count of each: on the testbed, where the window settles down
+//!   from slow start's overshoot, and under random loss with no queue, where it climbs back
+//!   after each halving.
 //! - **Staircase and slope.** Reno's increases between samples, each a whole number of
 //!   segments or not (the talk's "staircase-shaped" cwnd), and its growth per second in the
 //!   lower and upper half of its windows: on a full buffer the RTT is
@@ -458,6 +460,11 @@ pub struct Laws {
     /// or down (the talk's "AIAD"), and how many went up and down; `None` when the window
     /// never changed.
     pub vegas_unit_steps: Option<UnitSteps>,
+    /// The same on [`EMPTY_QUEUE`] under [`EMPTY_QUEUE_LOSS`], where no queue forms: each
+    /// loss halves the window (Reno's cut) and Vegas's expected-minus-actual rate is below α,
+    /// so it climbs back one segment per RTT, the additive increase the testbed run, settling
+    /// from slow start's overshoot, never needs.
+    pub vegas_lossy_unit_steps: Option<UnitSteps>,
     /// Westwood+'s window after each recovery over before it, on the testbed and on
     /// [`DEEP_BUFFER_BDPS`] BDPs of buffer.
     pub westwood: Vec<f64>,
@@ -503,6 +510,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
     let highspeed = law_run("highspeed", testbed, OVERFLOW_SECS, 0.0, &dir.join("highspeed"))?;
     let westwood = law_run("westwood", testbed, OVERFLOW_SECS, 0.0, &dir.join("westwood"))?;
     let vegas = law_run("vegas", testbed, alone, 0.0, &dir.join("vegas"))?;
+    let vegas_lossy = law_run("vegas", EMPTY_QUEUE, EMPTY_QUEUE_SECS, EMPTY_QUEUE_LOSS, &dir.join("vegas-empty-queue"))?;
     let westwood_empty = law_run("westwood", EMPTY_QUEUE, EMPTY_QUEUE_SECS, EMPTY_QUEUE_LOSS, &dir.join("westwood-empty-queue"))?;
     let hs = cc::algorithms::highspeed::HighSpeedConfig::default();
     Ok(Laws {
@@ -525,6 +533,7 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         illinois_alpha_full: growth(&illinois_full, CA, queueing_share(&illinois_full)),
         vegas: growth(&vegas, CA, |_| true),
         vegas_unit_steps: unit_steps(&ca_steps(&vegas)),
+        vegas_lossy_unit_steps: unit_steps(&ca_steps(&vegas_lossy)),
         westwood: after_recovery_ratios(&westwood),
         westwood_growth: LawRun::of(&westwood),
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
