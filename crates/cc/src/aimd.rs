@@ -38,7 +38,9 @@ pub trait AimdLaw: Clone + Send + 'static {
         w.slow_start(acked)
     }
 
-    /// The new ssthresh at a congestion event (cwnd falls to it if above). Reno: `cwnd/2`.
+    /// The new ssthresh at a congestion event (cwnd falls to it if above). Reno: `cwnd/2`
+    /// (Linux `tcp_reno_ssthresh`; [`RenoWindow::set_ssthresh`] rounds it down to whole
+    /// segments, as Linux counts the window).
     fn ssthresh(&mut self, w: &RenoWindow, _mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
         w.cwnd / 2
     }

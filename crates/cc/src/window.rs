@@ -60,18 +60,24 @@ impl RenoWindow {
         }
     }
 
-    /// Multiplicative decrease: `ssthresh = max(beta·cwnd, 2·MSS)` (Linux `tcp_reno_ssthresh`
-    /// with beta = 1/2; RFC 5681 eq. 4 uses FlightSize, which equals cwnd for a window-limited
-    /// flow). Returns the new ssthresh; cwnd is left to the caller.
+    /// Multiplicative decrease: `ssthresh = max(⌊beta·cwnd⌋, 2)` segments (Linux
+    /// `tcp_reno_ssthresh` with beta = 1/2, in whole segments; RFC 5681 eq. 4 uses FlightSize in
+    /// bytes, which equals cwnd for a window-limited flow). Returns the new ssthresh; cwnd is
+    /// left to the caller.
     pub fn reduce_ssthresh(&mut self, beta: f64, mss: Bytes) -> Bytes {
-        self.ssthresh = ((self.cwnd as f64 * beta) as Bytes).max(2 * mss);
+        self.ssthresh = (((self.cwnd / mss) as f64 * beta) as Bytes * mss).max(2 * mss);
         self.ca_credit = 0.0;
         self.ssthresh
     }
 
-    /// Sets ssthresh directly (at least two segments), dropping pending growth credit.
+    /// Sets ssthresh directly, rounded down to whole segments and at least two, dropping
+    /// pending growth credit. Linux keeps `snd_ssthresh` and `snd_cwnd` in segments, so every
+    /// decrease (`cwnd·β`, `cwnd − cwnd·b(w)`, ...) lands on a whole segment; RFC 5681's
+    /// `FlightSize/2` in bytes can leave half of one, which a sender of full-sized segments
+    /// cannot fill: congestion avoidance, one segment per window of ACKed bytes, then grows a
+    /// segment only every (w + ½)/w round trips.
     pub fn set_ssthresh(&mut self, ssthresh: Bytes, mss: Bytes) {
-        self.ssthresh = ssthresh.max(2 * mss);
+        self.ssthresh = if ssthresh == Bytes::MAX { ssthresh } else { (ssthresh / mss * mss).max(2 * mss) };
         self.ca_credit = 0.0;
     }
 
@@ -148,5 +154,14 @@ mod tests {
         assert_eq!(w.reduce_ssthresh(0.5, MSS), 2 * MSS);
         w.cwnd = 80 * MSS;
         assert_eq!(w.reduce_ssthresh(0.5, MSS), 40 * MSS);
+        // Whole segments, as Linux counts the window: 31 halves to 15, not 15½.
+        w.cwnd = 31 * MSS;
+        assert_eq!(w.reduce_ssthresh(0.5, MSS), 15 * MSS);
+        w.set_ssthresh(31 * MSS / 2, MSS);
+        assert_eq!(w.ssthresh, 15 * MSS);
+        w.set_ssthresh(10 * MSS * 7 / 10 + 1, MSS);
+        assert_eq!(w.ssthresh, 7 * MSS);
+        w.set_ssthresh(MSS + 1, MSS);
+        assert_eq!(w.ssthresh, 2 * MSS);
     }
 }

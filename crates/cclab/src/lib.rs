@@ -79,6 +79,10 @@ pub struct RunArgs {
     /// "irq_gap T latency T stall T every T" (default off).
     #[arg(long)]
     pub host_noise: Option<String>,
+    /// Drop the bottleneck's n-th arriving data packets, e.g. 20,35 (1-based, increasing;
+    /// retransmissions count), as ns-3's ReceiveListErrorModel.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub drop_packets: Option<Vec<u64>>,
     /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
     #[arg(long, allow_hyphen_values = true)]
     pub buffer: Option<String>,

@@ -359,6 +359,7 @@ fn write_out(dir: &std::path::Path, cfg: &ClientConfig, reports: &[StreamReport]
             overflow_drops: 0,
             aqm_drops: 0,
             random_drops: 0,
+            listed_drops: 0,
             ecn_marks: 0,
             overflow_events: 0,
             overflow_events_per_mpkt: 0.0,

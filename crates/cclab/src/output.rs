@@ -95,13 +95,14 @@ pub fn print_run(cfg: &SimConfig, r: &RunResult, netem: Option<&str>) {
     print!("{}", t.render_text());
     let l = &s.link;
     println!(
-        "\nlink: utilisation {:.1} %, drops {} ({} overflow in {} overflow events, {} AQM, {} random), {} ECN marks, queueing delay mean {:.1} ms p95 {:.1} ms, queue mean {:.1} p95 {:.0} packets",
+        "\nlink: utilisation {:.1} %, drops {} ({} overflow in {} overflow events, {} AQM, {} random{}), {} ECN marks, queueing delay mean {:.1} ms p95 {:.1} ms, queue mean {:.1} p95 {:.0} packets",
         l.utilization * 100.0,
         l.drops,
         l.overflow_drops,
         l.overflow_events,
         l.aqm_drops,
         l.random_drops,
+        if l.listed_drops > 0 { format!(", {} listed", l.listed_drops) } else { String::new() },
         l.ecn_marks,
         l.queue_delay_ms.mean,
         l.queue_delay_ms.p95,

@@ -44,6 +44,9 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
         sim::HostNoise::parse(n).map_err(|e| UserError(format!("--host-noise: {e}")))?;
         s.link.host_noise = Some(n.clone());
     }
+    if a.drop_packets.is_some() {
+        s.link.drop_packets = a.drop_packets.clone();
+    }
     if a.trace_down.is_some() && a.rate.is_some() {
         return Err("--rate: the trace given with --trace-down sets the capacity; give one of the two".into());
     }
@@ -216,6 +219,7 @@ const FLAG_KEYS: &[(&str, &str, fn(&RunArgs) -> bool)] = &[
     ("link.queue", "--queue", |a| a.queue.is_some()),
     ("link.netem_reverse", "--netem-reverse", |a| a.netem_reverse.is_some()),
     ("link.host_noise", "--host-noise", |a| a.host_noise.is_some()),
+    ("link.drop_packets", "--drop-packets", |a| a.drop_packets.is_some()),
     ("link.netem", "--netem", |a| a.netem.is_some()),
     ("link.loss", "--loss", |a| a.loss.is_some()),
     ("link.trace", "--trace-down", |a| a.trace_down.is_some()),

@@ -268,6 +268,9 @@ pub struct LinkSpec {
     /// End hosts' timing noise (`sim::hostnoise`): a preset (`testbed`, `nic`, `vm`, `off`)
     /// and/or `irq_gap T latency T stall T every T`. Default off.
     pub host_noise: Option<String>,
+    /// Drop the link's n-th arriving data packets (1-based, increasing; retransmissions count),
+    /// as ns-3's `ReceiveListErrorModel`: `drop_packets = [30]`.
+    pub drop_packets: Option<Vec<u64>>,
     pub schedule: Option<Vec<ScheduleStep>>,
 }
 
@@ -569,6 +572,7 @@ impl Scenario {
                 send_overhead: cfg.link.send_overhead.map(time),
                 host_jitter: cfg.link.host_jitter.map(time),
                 host_noise: (!cfg.link.host_noise.is_off()).then(|| cfg.link.host_noise.to_string()),
+                drop_packets: (!cfg.link.drop_packets.is_empty()).then(|| cfg.link.drop_packets.clone()),
                 loss: None,
                 schedule: (!cfg.link.schedule.is_empty()).then(|| {
                     cfg.link.schedule.iter().map(|&(at, r)| ScheduleStep { at: Some(time(at)), rate: Some(rate(r)) }).collect()
@@ -614,6 +618,7 @@ impl Scenario {
         take!(self.link.send_overhead, over.link.send_overhead);
         take!(self.link.host_jitter, over.link.host_jitter);
         take!(self.link.host_noise, over.link.host_noise);
+        take!(self.link.drop_packets, over.link.drop_packets);
         take!(self.link.schedule, over.link.schedule);
         self.defaults = over.defaults.or(&self.defaults);
         take!(self.flows, over.flows);
@@ -690,6 +695,7 @@ impl Scenario {
                 Some(s) => HostNoise::parse(s).map_err(|e| format!("link.host_noise: {e}"))?,
                 None => HostNoise::OFF,
             },
+            drop_packets: l.drop_packets.clone().unwrap_or_default(),
             reverse_netem: match &l.netem_reverse {
                 Some(s) => Netem::parse(s).map_err(|e| format!("link.netem_reverse: {e}"))?,
                 None => Netem::default(),
@@ -859,6 +865,20 @@ syn_rtt_sample = false
         assert!(e.contains("link.host_noise: latency: 2s is outside"), "{e}");
         let e = err("[link]\nhost_noise = \"quiet\"\n[[flows]]\ncc = \"reno\"\n");
         assert!(e.contains("link.host_noise: `quiet` is not a preset"), "{e}");
+    }
+
+    #[test]
+    fn a_drop_list_is_a_link_key_written_back_and_checked() {
+        let s = Scenario::from_toml("[link]\ndrop_packets = [30, 31]\n[[flows]]\ncc = \"reno\"\n", "s.toml").unwrap();
+        let cfg = s.resolve().unwrap();
+        assert_eq!(cfg.link.drop_packets, vec![30, 31]);
+        let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
+        assert_eq!(Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap(), cfg, "{text}");
+        for bad in ["[31, 30]", "[30, 30]", "[0]"] {
+            let e = err(&format!("[link]\ndrop_packets = {bad}\n[[flows]]\ncc = \"reno\"\n"));
+            assert_eq!(e, "link.drop_packets: arrival numbers must be increasing and start at 1 (the link's first packet)", "{bad}");
+        }
+        assert!(err("[link]\ndrop_packets = [-3]\n[[flows]]\ncc = \"reno\"\n").contains("drop_packets"));
     }
 
     #[test]

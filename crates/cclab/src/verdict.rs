@@ -319,6 +319,15 @@ impl Claim {
         self
     }
 
+    /// The cause, where the claim does not hold (a claim that holds keeps no "why").
+    pub fn because_unless_held(self, why: &str) -> Claim {
+        if self.holds() {
+            self
+        } else {
+            self.because(why)
+        }
+    }
+
     pub fn holds(&self) -> bool {
         self.verdict == Verdict::Holds
     }

@@ -41,6 +41,17 @@ fn run_with_flags_prints_the_table() {
     }
 }
 
+/// `--drop-packets`: the listed packets and no others are lost on a buffer Reno never fills,
+/// each retransmitted once, and the summary counts them as listed drops.
+#[test]
+fn listed_drops_are_the_only_losses() {
+    let o = cclab(&["run", "--cc", "reno", "--rate", "10mbit", "--buffer", "100bdp", "--duration", "5s", "--drop-packets", "20,35", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!((v["link"]["drops"].as_u64(), v["link"]["listed_drops"].as_u64()), (Some(2), Some(2)), "{}", v["link"]);
+    assert_eq!(v["flows"][0]["retransmits"].as_u64(), Some(2));
+}
+
 #[test]
 fn default_run_compares_every_algorithm() {
     let o = cclab(&["run", "--duration", "5s"]);
@@ -158,6 +169,8 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
         (vec!["--cc", "reno", "--trace-down", "/no/such.trace"], vec!["--trace-down", "/no/such.trace"]),
         (vec!["--cc", "reno", "--trace-down", "Cargo.toml"], vec!["--trace-down", "Cargo.toml:1", "milliseconds"]),
         (vec!["/no/such/scenario.toml"], vec!["/no/such/scenario.toml"]),
+        (vec!["--cc", "reno", "--drop-packets", "30,20"], vec!["--drop-packets", "increasing"]),
+        (vec!["--cc", "reno", "--drop-packets", "20,x"], vec!["--drop-packets", "x"]),
     ];
     for (args, want) in cases {
         let mut all = vec!["run"];

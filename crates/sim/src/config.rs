@@ -53,6 +53,10 @@ pub struct LinkConfig {
     /// End hosts' timing noise: interrupt moderation, wake-up latency, stalls (see
     /// [`crate::hostnoise`]; off by default). It sits beside `host_jitter`, which it adds to.
     pub host_noise: HostNoise,
+    /// Drop the link's n-th arriving data packets (1-based, increasing; retransmissions
+    /// count): deterministic loss at chosen points, as ns-3's `ReceiveListErrorModel` gives.
+    /// Applied before netem's loss.
+    pub drop_packets: Vec<u64>,
 }
 
 impl Default for LinkConfig {
@@ -68,6 +72,7 @@ impl Default for LinkConfig {
             send_overhead: None,
             host_jitter: None,
             host_noise: HostNoise::OFF,
+            drop_packets: Vec::new(),
         }
     }
 }
@@ -85,6 +90,8 @@ pub mod limits {
     pub const MAX_PACKETS: f64 = 2e9;
     /// Time-series samples per flow (`duration / interval`).
     pub const MAX_SAMPLES: u64 = 1_000_000;
+    /// Arrival numbers in a link's drop list (8 bytes each).
+    pub const MAX_DROP_LIST: usize = 1_000_000;
     /// Link and access rates (10 Tbit/s).
     pub const MAX_RATE_BPS: f64 = 1e13;
 }
@@ -349,6 +356,12 @@ impl cc::check::Validate for LinkConfig {
             within("send_overhead", j, Time::ZERO..=Time::from_secs(1))?;
         }
         self.host_noise.validate().map_err(|e| format!("host_noise: {e}"))?;
+        if self.drop_packets.len() > limits::MAX_DROP_LIST {
+            return Err(format!("drop_packets: at most {} arrival numbers", limits::MAX_DROP_LIST));
+        }
+        if self.drop_packets.first() == Some(&0) || self.drop_packets.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("drop_packets: arrival numbers must be increasing and start at 1 (the link's first packet)".into());
+        }
         Ok(())
     }
 }

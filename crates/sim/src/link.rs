@@ -1,4 +1,4 @@
-//! The bottleneck: netem loss on entry, a FIFO limited in packets or bytes under a queue
+//! The bottleneck: a drop list and netem loss on entry, a FIFO limited in packets or bytes under a queue
 //! discipline (drop-tail, RED, CoDel, step marking), a serialiser at the link's (possibly
 //! scheduled) rate, and netem delay on exit.
 //!
@@ -22,6 +22,8 @@ pub enum Admission {
     Queued,
     /// Dropped by the netem loss process.
     RandomLoss,
+    /// Dropped because the link's drop list names its arrival number.
+    Listed,
     /// Dropped because the queue was full.
     Overflow,
     /// Dropped by the queue discipline (RED).
@@ -37,6 +39,8 @@ pub struct LinkStats {
     pub forwarded_wire_bytes: Bytes,
     pub overflow_drops: u64,
     pub random_drops: u64,
+    /// Drops the link's drop list asked for ([`crate::LinkConfig::drop_packets`]).
+    pub listed_drops: u64,
     /// Drops decided by the queue discipline (RED, CoDel), not by overflow.
     pub aqm_drops: u64,
     /// Packets CE-marked by the queue discipline.
@@ -54,6 +58,13 @@ pub struct LinkStats {
     pub max_queue_packets: u64,
     /// ∫ rate dt: bytes the link could have carried.
     pub capacity_bytes: f64,
+}
+
+impl LinkStats {
+    /// Every drop, whatever decided it.
+    pub fn drops(&self) -> u64 {
+        self.overflow_drops + self.random_drops + self.listed_drops + self.aqm_drops
+    }
 }
 
 /// RNG component ids of the link's random processes (flows use their index).
@@ -87,6 +98,8 @@ pub struct Bottleneck {
     qdisc: Qdisc,
     loss: LossProcess,
     pub delay: DelayProcess,
+    /// Arrival numbers still to drop (1-based, increasing), reversed so the next is last.
+    drop_list: Vec<u64>,
     /// The last overflow drop, and how long a full queue takes to drain.
     last_overflow: Option<Time>,
     last_change: Time,
@@ -114,6 +127,7 @@ impl Bottleneck {
             qdisc,
             loss,
             delay,
+            drop_list: Vec::new(),
             last_overflow: None,
             last_change: Time::ZERO,
             last_capacity_update: Time::ZERO,
@@ -144,6 +158,7 @@ impl Bottleneck {
         if let Some(t) = &cfg.link.trace {
             link.use_trace(t.clone());
         }
+        link.drop_list = cfg.link.drop_packets.iter().rev().copied().collect();
         link
     }
 
@@ -181,6 +196,11 @@ impl Bottleneck {
     pub fn arrive(&mut self, now: Time, mut p: DataPacket) -> (Admission, Option<Time>) {
         self.stats.arrivals += 1;
         self.stats.queue_len_seen.record(self.queue.len() as u64);
+        if self.drop_list.last() == Some(&self.stats.arrivals) {
+            self.drop_list.pop();
+            self.stats.listed_drops += 1;
+            return (Admission::Listed, None);
+        }
         if self.loss.lose() {
             self.stats.random_drops += 1;
             return (Admission::RandomLoss, None);

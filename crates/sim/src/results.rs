@@ -104,6 +104,8 @@ pub struct LinkSummary {
     pub overflow_drops: u64,
     pub aqm_drops: u64,
     pub random_drops: u64,
+    /// Drops the link's drop list asked for (`link.drop_packets`).
+    pub listed_drops: u64,
     pub ecn_marks: u64,
     /// Buffer-overflow episodes: overflow drops closer together than the time to drain a full
     /// buffer count once.
@@ -127,10 +129,11 @@ impl LinkSummary {
             utilization: if s.capacity_bytes > 0.0 { s.forwarded_wire_bytes as f64 / s.capacity_bytes } else { 0.0 },
             packets_forwarded: s.forwarded,
             queue: cfg.link.qdisc.name().to_string(),
-            drops: s.overflow_drops + s.random_drops + s.aqm_drops,
+            drops: s.drops(),
             overflow_drops: s.overflow_drops,
             aqm_drops: s.aqm_drops,
             random_drops: s.random_drops,
+            listed_drops: s.listed_drops,
             ecn_marks: s.ecn_marks,
             overflow_events: s.overflow_events,
             overflow_events_per_mpkt: if s.arrivals > 0 { s.overflow_events as f64 * 1e6 / s.arrivals as f64 } else { 0.0 },
@@ -243,7 +246,7 @@ impl LinkSample {
             queue_packets: link.queue_packets(),
             queue_bytes: link.queue_bytes(),
             queue_delay_ms: link.rate().tx_time(link.queue_bytes()).as_millis_f64(),
-            drops: link.stats.overflow_drops + link.stats.random_drops + link.stats.aqm_drops,
+            drops: link.stats.drops(),
             utilization: ((fwd - *last_forwarded) as f64 / capacity.max(1.0)).min(1.0),
         };
         *last_forwarded = fwd;

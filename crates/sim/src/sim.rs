@@ -587,7 +587,7 @@ impl Simulation {
         crate::results::Accounting {
             sent: self.flows.iter().map(|f| f.ep.counters().segments_sent).sum(),
             delivered: self.flows.iter().map(|f| f.arrivals).sum(),
-            dropped: s.overflow_drops + s.random_drops + s.aqm_drops,
+            dropped: s.drops(),
             in_network: self.link.packets_held() + self.flows.iter().map(|f| f.data_pipe.len() as u64).sum::<u64>(),
         }
     }

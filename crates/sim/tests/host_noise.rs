@@ -30,7 +30,7 @@ fn off_is_the_model_free_simulator() {
 /// sets its share, so the share of a run takes one of a few values, and seeds that resolve
 /// every episode the same way land on the same share to three decimals. Without host noise
 /// the only randomness on this path is the senders' sub-packet send overhead, which rarely
-/// changes an episode's outcome: most of ten seeds land on one share. The testbed host's
+/// changes an episode's outcome: half or more of ten seeds land on one share. The testbed host's
 /// measured wake-up latency and stalls (up to 6 ms, tens of packets at this rate) change
 /// outcomes, so its most common share holds fewer seeds than without noise. The shares stay
 /// those of two equal AIMD flows on average (Chiu and Jain 1989: AIMD converges to the fair
@@ -45,7 +45,7 @@ fn testbed_noise_gives_seeds_their_own_shares() {
     assert!((3..=6).contains(&episodes), "a 60 s run holds {episodes} loss episodes, not about four");
     // The most seeds whose shares lie within 0.002 of one seed's: the most common outcome.
     let alike = |v: &[f64]| v.iter().map(|a| v.iter().filter(|b| (*b - a).abs() < 0.002).count()).max().unwrap();
-    assert!(alike(&off) > 10 / 2, "without noise most seeds share an outcome: {off:?}");
+    assert!(alike(&off) >= 10 / 2, "without noise half the seeds or more share an outcome: {off:?}");
     assert!(alike(&shares) < alike(&off), "noise {shares:?} against off {off:?}");
     let mean = shares.iter().sum::<f64>() / shares.len() as f64;
     assert!((mean - 0.5).abs() < 0.1, "{shares:?}");

@@ -74,11 +74,15 @@ fn cubic_window_follows_the_cubic_function_in_the_trace() {
         let end = losses.get(n + 1).copied().unwrap_or(rows.len());
         epochs.push((i0, end, w_max, c.k(w_max, cwnd(i0))));
     }
+    // RFC 9438 §4.2: t counts from the start of the congestion-avoidance stage, when the
+    // recovery that the cut began ends (Linux: the epoch starts at the first ACK in the Open
+    // state), not from the cut itself, a round trip or more earlier.
     let deviation = |&(i0, i1, w_max, k): &(usize, usize, f64, f64)| {
+        let start = (i0..i1).find(|&i| rows[i].state == "cong_avoid").map_or(rows[i0].time, |i| rows[i].time);
         rows[i0 + 2..i1]
             .iter()
             .map(|s| {
-                let t = s.time - rows[i0].time + 0.1; // + min RTT: Linux evaluates W(t + RTT)
+                let t = s.time - start + 0.1; // + min RTT: Linux evaluates W(t + RTT)
                 (s.cwnd.unwrap() - c.w_cubic(t, k, w_max)).abs() / w_max
             })
             .fold(0.0, f64::max)

@@ -134,3 +134,22 @@ fn a_lost_tail_of_a_short_transfer_is_probed_instead_of_timed_out() {
     assert!(tail_on as f64 <= bound + allowance(bound), "tail timeouts {tail_off} -> {tail_on}");
     assert!(rto_on <= rto_off);
 }
+
+/// The link's drop list (`drop_packets`, ns-3's `ReceiveListErrorModel`): Reno alone on a
+/// buffer it never fills (10 Mbit/s, 100 ms, 100 BDPs), its 20th packet dropped. That packet
+/// is the middle of the second round (IW = 10, then 20 packets 11-30), so the later ones SACK
+/// the hole: one drop, one retransmission, no timeout, and slow start ends there. The window
+/// at detection is IW plus what was delivered by then, at most 19 in order plus the three
+/// SACKed that make the duplicate-ACK threshold: ≤ 32, so ssthresh = cwnd/2 ≤ 16 (and ≥ 14,
+/// the window once the 19 in order are ACKed being 29).
+#[test]
+fn a_listed_drop_is_one_loss_that_ends_slow_start_at_half_the_window() {
+    let mut l = link(10.0, QueueLimit::Bdp(100.0));
+    l.drop_packets = vec![20];
+    let r = simulate(1, 5, l, vec![flow("reno", 100)]);
+    let (s, link) = (&r.summary.flows[0], &r.summary.link);
+    assert_eq!((link.drops, link.listed_drops, link.overflow_drops), (1, 1, 0));
+    assert_eq!((s.retransmits, s.timeouts), (1, 0));
+    let ssthresh = r.series.as_ref().unwrap().flows.iter().find_map(|x| x.ssthresh).unwrap();
+    assert!((14.0..=16.0).contains(&ssthresh), "ssthresh {ssthresh}");
+}

@@ -97,11 +97,20 @@ fn without_sack_newreno_recovers_bursts_that_time_reno_out() {
 }
 
 /// Tahoe has no fast recovery: after a loss the window restarts from one segment, where
-/// Reno's halves.
+/// Reno's halves. Tahoe's window grows again on every ACK of the rest of the flight (SACKed
+/// segments count as delivered), one packet time (0.3 ms at 40 Mbit/s) apart, so read every
+/// 1 ms its window right after a restart is at most 1 + ⌈1/0.3⌉ = 5 segments.
 #[test]
 fn tahoe_restarts_from_one_segment_where_reno_halves() {
     let min_cwnd_after = |cc: &str| {
-        let r = simulate(1, 60, with_loss(link(40.0, QueueLimit::Bdp(1.0)), 0.0005), vec![flow(cc, 100)]);
+        let cfg = ::sim::SimConfig {
+            seed: 1,
+            duration: cc::Time::from_secs(60),
+            sample_interval: Some(cc::Time::from_millis(1)),
+            link: with_loss(link(40.0, QueueLimit::Bdp(1.0)), 0.0005),
+            flows: vec![flow(cc, 100)],
+        };
+        let r = ::sim::run(cfg).unwrap();
         let series = &r.series.unwrap().flows;
         let max = series.iter().filter_map(|s| s.cwnd).fold(0.0, f64::max);
         let min = series.iter().filter(|s| s.time > 5.0).filter_map(|s| s.cwnd).fold(f64::MAX, f64::min);
@@ -109,7 +118,7 @@ fn tahoe_restarts_from_one_segment_where_reno_halves() {
     };
     let (tahoe_min, _) = min_cwnd_after("tahoe");
     let (reno_min, reno_max) = min_cwnd_after("reno");
-    assert!(tahoe_min <= 4.0, "Tahoe's smallest window {tahoe_min}");
+    assert!(tahoe_min <= 5.0, "Tahoe's smallest window {tahoe_min}");
     assert!(reno_min >= 4.0 && reno_min < reno_max, "Reno's window {reno_min}..{reno_max}");
 }
 

@@ -220,7 +220,7 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
     let window = (fairness.1 - fairness.0).as_secs_f64().max(1e-9);
     let shares: Vec<f64> = records.iter().map(|r| r.window_acked[1].saturating_sub(r.window_acked[0]) as f64 / window).collect();
     let s = &emu.stats;
-    let dropped = s.overflow_drops + s.random_drops + s.aqm_drops;
+    let dropped = s.drops();
     let summary = Summary {
         seed: cfg.seed,
         sim_time_s: cfg.duration.as_secs_f64(),

@@ -145,7 +145,7 @@ mod tests {
         let mut cc = Bic::new(&BicConfig::default(), init(1000 * MSS));
         let mut h = Harness::new();
         h.loss(&mut cc, true);
-        assert_eq!(cc.control().cwnd, Some(799_804)); // 1000·819/1024 segments of 1000 B
+        assert_eq!(cc.control().cwnd, Some(799 * MSS)); // ⌊1000·819/1024⌋ segments, as Linux's
         assert_eq!(cc.law.w_max, 1000.0);
     }
 }

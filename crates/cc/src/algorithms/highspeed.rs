@@ -68,9 +68,12 @@ impl AimdLaw for HighSpeedLaw {
     fn increase(&mut self, w: &RenoWindow, mss: Bytes, _acked: Bytes, _ctx: &Ctx) -> f64 {
         self.cfg.a(w.cwnd as f64 / mss as f64)
     }
+    /// `w − ⌊w·b(w)⌋` in whole segments, as Linux's `hstcp_ssthresh` rounds
+    /// (`cwnd − ((cwnd·md) >> 8)`): below 38 segments b = 1/2 keeps ⌈w/2⌉.
     fn ssthresh(&mut self, w: &RenoWindow, mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
-        let b = self.cfg.b(w.cwnd as f64 / mss as f64);
-        (w.cwnd as f64 * (1.0 - b)) as Bytes
+        let segments = w.cwnd / mss;
+        let b = self.cfg.b(segments as f64);
+        (segments - (segments as f64 * b) as Bytes) * mss
     }
     fn ssthresh_after_timeout(&mut self, w: &RenoWindow, mss: Bytes, ctx: &Ctx) -> Bytes {
         self.ssthresh(w, mss, &Feedback::default(), ctx)
@@ -122,7 +125,8 @@ mod tests {
         h.ack_rounds(&mut cc, 1);
         assert_eq!(cc.control().cwnd, Some(21 * MSS));
         h.loss(&mut cc, true);
-        assert_eq!(cc.control().cwnd, Some(10 * MSS + MSS / 2));
+        // 21 − ⌊21/2⌋ = 11 segments (Linux's hstcp_ssthresh with md = 128/256).
+        assert_eq!(cc.control().cwnd, Some(11 * MSS));
     }
 
     #[test]

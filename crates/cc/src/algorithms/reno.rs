@@ -6,8 +6,9 @@
 //!
 //! Control law, per ACK of `acked` bytes outside recovery:
 //! `cwnd += acked` below ssthresh (slow start), otherwise `cwnd += MSS·acked/cwnd`.
-//! On the first loss of an episode: `ssthresh = max(cwnd/2, 2·MSS)`, `cwnd = ssthresh`.
-//! On RTO: `ssthresh = max(cwnd/2, 2·MSS)`, `cwnd = 1 MSS` (RFC 5681 loss window).
+//! On the first loss of an episode: `ssthresh = max(⌊cwnd/2⌋, 2)` in whole segments (Linux
+//! counts the window in segments; RFC 5681's FlightSize/2 is in bytes), `cwnd = ssthresh`.
+//! On RTO: the same ssthresh, `cwnd = 1 MSS` (RFC 5681 loss window).
 //!
 //! The sender core counts packets in flight the way RFC 6675 and Linux do (SACKed and
 //! duplicate-ACKed segments have left the network), which is equivalent to RFC 5681's window

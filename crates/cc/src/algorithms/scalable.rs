@@ -52,8 +52,11 @@ impl AimdLaw for ScalableLaw {
     fn increase(&mut self, w: &RenoWindow, mss: Bytes, _acked: Bytes, _ctx: &Ctx) -> f64 {
         self.increase_per_window(w.cwnd as f64 / mss as f64)
     }
-    fn ssthresh(&mut self, w: &RenoWindow, _mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
-        (w.cwnd as f64 * (1.0 - self.cfg.md)) as Bytes
+    /// `w − ⌊w·md⌋` in whole segments, Linux's `tcp_scalable_ssthresh`
+    /// (`cwnd − (cwnd >> TCP_SCALABLE_MD_SCALE)`).
+    fn ssthresh(&mut self, w: &RenoWindow, mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
+        let segments = w.cwnd / mss;
+        (segments - (segments as f64 * self.cfg.md) as Bytes) * mss
     }
     fn ssthresh_after_timeout(&mut self, w: &RenoWindow, mss: Bytes, ctx: &Ctx) -> Bytes {
         self.ssthresh(w, mss, &Feedback::default(), ctx)
@@ -103,5 +106,9 @@ mod tests {
         let mut h = Harness::new();
         h.loss(&mut cc, true);
         assert_eq!(cc.control().cwnd, Some(700 * MSS));
+        // Whole segments as Linux rounds: 803 − ⌊803/8⌋ = 803 − 100 = 703 (not ⌊702.6⌋).
+        let mut cc = Scalable::new(&ScalableConfig::default(), init(803 * MSS));
+        h.loss(&mut cc, true);
+        assert_eq!(cc.control().cwnd, Some(703 * MSS));
     }
 }

@@ -29,6 +29,9 @@ use std::path::Path;
 
 /// A short-RTT link, where CUBIC's friendly region governs.
 pub const FRIENDLY_LINK: Link = Link { mbps: 10.0, rtt_ms: 10 };
+/// What the kernel does on [`FRIENDLY_LINK`], where ours falls short of Reno's share.
+const FRIENDLY_KERNEL: &str = "Linux 6.18's CUBIC against its Reno on the kernel testbed through the same link takes 0.50-0.52 of it over the second half (`cclab twin --cc cubic,reno --rate 10mbit --rtt 10ms --duration 90s --runs 3`, delayed ACKs; our simulator there 0.36-0.38), so the friendly region works in Linux and ours falls short of it at these windows of about 8 segments: our CUBIC retransmits more than the kernel's (961-1016 against 743-788 in 90 s) and our Reno less (841-873 against 1021-1068). Not traced further. Until 2026-11-27 this held here, with a cause that was a defect: our windows kept half a segment after an odd window was halved (RFC 5681's bytes, not Linux's whole segments), which a sender of full-sized segments cannot fill, and Reno at 8 segments grew about 6 % slower than it should";
+
 /// The two-flow friendliness test's length, as the talk's `-n 2` test.
 pub const FRIENDLY_S: u64 = 90;
 /// When the second flow joins, and the span over which the first flow's share is read.
@@ -84,7 +87,7 @@ pub fn run(seeds: u64, out: &Path) -> Result<Techniques, UserError> {
 pub fn claims(t: &Techniques, claims: &mut Vec<Claim>) {
     let on = format!("one CUBIC flow against one Reno flow on {}, one BDP, {FRIENDLY_S} s, share over the second half", FRIENDLY_LINK.label());
     // max(W_cubic, W_est), and W_est alone gets Reno's rate: at least Reno's own share.
-    claims.push(at_least(
+    let friendly = at_least(
         Claim::direction(
             &format!("CUBIC's \"TCP friendly region\": with it CUBIC takes at least Reno's own share against Reno ({on})"),
             "TCP friendly region: the window is at least W_est, an AIMD window with Reno's rate",
@@ -94,7 +97,9 @@ pub fn claims(t: &Techniques, claims: &mut Vec<Claim>) {
         ),
         &t.friendly.0,
         &t.reno_own,
-    ));
+    );
+    let why = format!("{}; {FRIENDLY_KERNEL}", friendly.why);
+    claims.push(friendly.because_unless_held(&why));
     claims.push(direction_apart(
         &format!("CUBIC's \"TCP friendly region\" is what keeps it there: its share with the region above without (tcp_friendliness = 0; {on})"),
         "TCP friendly region",

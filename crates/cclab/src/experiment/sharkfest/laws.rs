@@ -78,16 +78,7 @@ pub fn law_run(cc: &str, link: Link, secs: u64, loss: f64, dir: &Path) -> Result
 }
 
 /// For each cut of flow 0's ssthresh below its window outside slow start (a loss) but the
-/// first: ssthresh after over cwnd at the sample before, `1 − β` of the law.
-pub fn decrease_ratios(r: &RunResult) -> Vec<f64> {
-    decreases(&flow0(r))
-}
-
-fn decreases(samples: &[&FlowSample]) -> Vec<f64> {
-    cuts(samples).into_iter().map(|(_, ratio)| ratio).collect()
-}
-
-/// [`decrease_ratios`] with the window before each cut: `(cwnd before, ratio)`.
+/// first: the window at the sample before, and ssthresh after over it, `1 − β` of the law.
 pub fn decrease_windows(r: &RunResult) -> Vec<(f64, f64)> {
     cuts(&flow0(r))
 }
@@ -113,7 +104,7 @@ fn cut_samples<'a>(samples: &[&'a FlowSample]) -> Vec<(&'a FlowSample, f64)> {
         .collect()
 }
 
-/// [`decrease_ratios`] with the queueing delay at each cut as a share of the largest:
+/// [`decrease_windows`]' ratios with the queueing delay at each cut as a share of the largest:
 /// `((rtt − min)/(max − min), ratio)`, `rtt` the last sample's smoothed RTT before the cut and
 /// min and max the run's smallest and largest, as Illinois keeps its base and largest RTT.
 pub fn decrease_delays(r: &RunResult) -> Vec<(f64, f64)> {
@@ -256,7 +247,7 @@ pub struct CubicEpoch {
 /// `t = K(1 − ∛0.1)`.
 pub const T90_OF_K: f64 = 0.535_841;
 
-/// CUBIC's epochs in flow 0's samples: each loss but the first (as [`decrease_ratios`]) and
+/// CUBIC's epochs in flow 0's samples: each loss but the first (as [`decrease_windows`]) and
 /// the growth after it, up to the next loss. `tcp_cubic.c` starts the epoch at the first ACK
 /// after recovery and aims the window at `W(t + d_min)`; epochs cut by the next loss before
 /// 90 % are left out.
@@ -336,7 +327,8 @@ pub struct LawRun {
     pub initial_cwnd: Option<f64>,
     pub slow_start: Growth,
     pub avoidance: Growth,
-    pub decreases: Vec<f64>,
+    /// Each cut after the first: the window before it (the last sample's) and the share kept.
+    pub decreases: Vec<(f64, f64)>,
     /// The share of congestion avoidance's increases (between consecutive samples) that are
     /// whole segments: the talk's "staircase-shaped" cwnd, which changes only by SMSS steps.
     /// `None` when congestion avoidance never grew between two samples.
@@ -416,7 +408,7 @@ impl LawRun {
             initial_cwnd: flow0(r).first().and_then(|s| s.cwnd),
             slow_start: growth(r, &["slow_start"], |s| s.ssthresh.is_none()),
             avoidance: growth(r, CA, |_| true),
-            decreases: decrease_ratios(r),
+            decreases: decrease_windows(r),
             whole_segments: whole_segment_share(&steps),
             slopes: avoidance_slopes(&steps),
         }
@@ -476,14 +468,14 @@ pub struct Laws {
     /// Westwood+ on the testbed ([`OVERFLOW_SECS`]): its growth between losses.
     pub westwood_growth: LawRun,
     /// CUBIC on the talk's testbed: cwnd after each loss over before, and its epochs.
-    pub cubic: Vec<f64>,
+    pub cubic: Vec<(f64, f64)>,
     pub cubic_epochs: Vec<CubicEpoch>,
     /// That run's smallest and largest RTT sample (s).
     pub cubic_rtt: (f64, f64),
     /// Illinois on the talk's testbed, losses at a full queue.
-    pub illinois_full_queue: Vec<f64>,
+    pub illinois_full_queue: Vec<(f64, f64)>,
     /// Illinois on [`EMPTY_QUEUE`] under [`EMPTY_QUEUE_LOSS`].
-    pub illinois_empty_queue: Vec<f64>,
+    pub illinois_empty_queue: Vec<(f64, f64)>,
     /// Illinois on the talk's testbed under [`EMPTY_QUEUE_LOSS`] ([`OVERFLOW_SECS`]): random
     /// losses at every queueing delay, each as [`decrease_delays`] gives it.
     pub illinois_any_queue: Vec<(f64, f64)>,
@@ -539,14 +531,14 @@ pub fn run(testbed: Link, bbr: &RunResult, out: &Path) -> Result<Laws, UserError
         westwood_deep: after_recovery_ratios(&run_one(deep, &dir.join("westwood-deep-buffer"))?),
         westwood_empty_queue: after_recovery_ratios(&westwood_empty),
         westwood_empty_window: crate::stats::mean(&flow0(&westwood_empty).iter().filter(|s| s.state == "cong_avoid").filter_map(|s| s.cwnd).collect::<Vec<_>>()),
-        cubic: decrease_ratios(&cubic),
+        cubic: decrease_windows(&cubic),
         cubic_epochs: cubic_epochs(&cubic),
         cubic_rtt: {
             let rtts: Vec<f64> = flow0(&cubic).iter().filter_map(|s| s.rtt_ms).collect();
             (rtts.iter().copied().fold(f64::INFINITY, f64::min) / 1e3, rtts.iter().copied().fold(0.0, f64::max) / 1e3)
         },
-        illinois_full_queue: decrease_ratios(&illinois_full),
-        illinois_empty_queue: decrease_ratios(&illinois_empty),
+        illinois_full_queue: decrease_windows(&illinois_full),
+        illinois_empty_queue: decrease_windows(&illinois_empty),
         illinois_any_queue: decrease_delays(&law_run("illinois", testbed, OVERFLOW_SECS, EMPTY_QUEUE_LOSS, &dir.join("illinois-any-queue"))?),
         bbr_startup: startup_exit(bbr),
     })
@@ -592,7 +584,7 @@ mod tests {
             sample(0.4, "recovery", 90.0, Some(70.0), 0.0, 100.0),
             sample(0.5, "recovery", 80.0, Some(70.0), 0.0, 100.0),
         ];
-        assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.7]);
+        assert_eq!(cuts(&r.iter().collect::<Vec<_>>()).iter().map(|c| c.1).collect::<Vec<_>>(), vec![0.7]);
     }
 
     /// A window cut to the same ssthresh at every loss (Compound's from a full queue: 668 →
@@ -612,7 +604,7 @@ mod tests {
             with_state(sample(0.4, "recovery", 334.0, Some(334.0), 0.0, 100.0), "recovery"),
             with_state(sample(0.5, "recovery", 340.0, Some(334.0), 0.0, 100.0), "loss"),
         ];
-        assert_eq!(decreases(&r.iter().collect::<Vec<_>>()), vec![0.5]);
+        assert_eq!(cuts(&r.iter().collect::<Vec<_>>()).iter().map(|c| c.1).collect::<Vec<_>>(), vec![0.5]);
     }
 
     /// Two losses at 1000 segments: the first sets Wmax and is left out; after the second the

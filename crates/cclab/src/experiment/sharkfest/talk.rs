@@ -455,9 +455,9 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
     let l = &r.laws;
     let testbed = TESTBED.label();
     // cwnd after a loss over before, against the law's 1 − β.
-    let decrease = |claim: String, after: &[f64], law: f64| decrease_claim(&claim, after, law);
-    claims.push(decrease(format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7));
-    let c = decrease("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)".into(), &l.cubic, 1.0 - 0.8);
+    let cubic_beta = cc::algorithms::CubicConfig::default().beta;
+    claims.push(decrease_claim(&format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7, Kept::Floor(cubic_beta)));
+    let c = decrease_claim("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)", &l.cubic, 1.0 - 0.8, Kept::Floor(1.0 - 0.8));
     claims.push(c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does"));
     if !l.cubic_epochs.is_empty() {
         // tcp_cubic.c aims the window at W(t + d_min) and reaches each target over the next
@@ -481,9 +481,9 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
         ));
     }
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
-    claims.push(decrease(format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0));
+    claims.push(decrease_claim(&format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0, Kept::LessCut(|_| 1.0 / 8.0)));
     let full = format!("buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer");
-    claims.push(decrease(format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5));
+    claims.push(decrease_claim(&format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5, Kept::LessCut(|_| 0.5)));
     claims.push(illinois_between(&l.illinois_any_queue));
     growth_laws(l, claims);
     let claim = format!("BBR: Startup \"Stopped if BW growth is less than 25% for 3 sequential probes\" (alone on {})", BBR_LINK.label());
@@ -498,13 +498,40 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
 
 /// A decrease law on a run's losses (see [`super::laws`]): the window grows for at most one
 /// 10 ms sample before the loss is seen.
-fn decrease_claim(claim: &str, after: &[f64], law: f64) -> Claim {
-    match Summary::of(after) {
-        Some(s) => {
-            let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
-            Claim::value(&format!("{claim}; {} losses", after.len()), s.mean, law, "", 0.01, tol)
+/// How a law's window after a loss lands on whole segments, as Linux counts it.
+#[derive(Clone, Copy)]
+enum Kept {
+    /// ⌊w·β⌋ segments (`tcp_reno_ssthresh`, CUBIC's and BIC's `w·β`; ours for Compound).
+    Floor(f64),
+    /// w − ⌊w·b⌋: the cut rounded down (Scalable's `w − (w >> 3)`, Illinois's and HighSpeed's
+    /// `w − ((w·β) >> shift)`), with b the window's own for HighSpeed.
+    LessCut(fn(f64) -> f64),
+}
+
+impl Kept {
+    /// The share of a window of `w` segments kept.
+    fn at(self, w: f64) -> f64 {
+        let w = w.round().max(1.0);
+        match self {
+            Kept::Floor(beta) => (w * beta).floor() / w,
+            Kept::LessCut(b) => (w - (w * b(w)).floor()) / w,
         }
-        None => Claim::not_comparable(claim, num(law), "no loss after the first".into(), "the run had no loss recovery after slow start's to measure"),
+    }
+}
+
+/// The window kept at each loss, ours against the law `nominal` (the talk's figure) in whole
+/// segments at the window before each cut ([`Kept`]).
+fn decrease_claim(claim: &str, cuts: &[(f64, f64)], nominal: f64, kept: Kept) -> Claim {
+    let after: Vec<f64> = cuts.iter().map(|&(_, ratio)| ratio).collect();
+    match Summary::of(&after) {
+        Some(s) => {
+            let law = mean(&cuts.iter().map(|&(w, _)| kept.at(w)).collect::<Vec<_>>());
+            let tol = "the window grows for at most one 10 ms sample before the loss, by under 0.4 % on windows of 300 segments or more; we allow 1 %";
+            let mut c = Claim::value(&format!("{claim}; {} losses", after.len()), s.mean, law, "", 0.01, tol);
+            c.seed = format!("{} (in whole segments at each loss's window, as Linux rounds: {})", num(nominal), num(law));
+            c
+        }
+        None => Claim::not_comparable(claim, num(nominal), "no loss after the first".into(), "the run had no loss recovery after slow start's to measure"),
     }
 }
 
@@ -555,7 +582,7 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
             0.0,
             "",
         ));
-        claims.push(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5));
+        claims.push(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5, Kept::Floor(0.5)));
     }
     let reno = &l.reno;
     let staircase_claim = format!("Reno: the cwnd graph is \"staircase-shaped\": congestion avoidance's increases are whole segments (the share of increases between 10 ms samples that are; alone on {testbed}, {OVERFLOW_SECS} s)");
@@ -565,7 +592,7 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         Some(share) => {
             let c = Claim::bound(&staircase_claim, staircase_seed, &[share], Bound::AtLeast(1.0), "");
             if c.holds() {
-                c.because("our window counts bytes and, like Linux's tcp_cong_avoid_ai, adds a whole segment once a window's worth of bytes is acknowledged; its levels need not be whole segments (a halving of an odd window leaves half a segment), its steps are")
+                c.because("our window counts bytes and, like Linux's tcp_cong_avoid_ai, adds a whole segment once a window's worth of bytes is acknowledged, from a level that is whole segments too (ssthresh rounds down to segments as Linux's does)")
             } else {
                 c.because("some of our increases are fractions of a segment; not traced")
             }
@@ -598,11 +625,11 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         0.0,
         "",
     ));
-    claims.push(decrease_claim(&format!("Scalable: \"cwnd * 0,875\" on a loss (alone on {testbed})"), &sc.decreases, 0.875));
+    claims.push(decrease_claim(&format!("Scalable: \"cwnd * 0,875\" on a loss (alone on {testbed})"), &sc.decreases, 0.875, Kept::LessCut(|_| 0.125)));
     let small = format!("alone on {}, one BDP of buffer: windows up to 33 segments, {OVERFLOW_SECS} s", SMALL_WINDOW.label());
     let hs = &l.highspeed_small;
     claims.push(growth_claim(&format!("HighSpeed: \"If cwnd is less than 38 * SMSS -> act as Reno\": a = 1 segment per RTT ({small})"), &hs.avoidance, hs.avoidance.per_rtt, 1.0, 0.0, ""));
-    claims.push(decrease_claim(&format!("HighSpeed below 38 segments: Reno's b = 0.5 ({small})"), &hs.decreases, 0.5));
+    claims.push(decrease_claim(&format!("HighSpeed below 38 segments: Reno's b = 0.5 ({small})"), &hs.decreases, 0.5, Kept::LessCut(|_| 0.5)));
     // Above 38 segments a and b follow the window (RFC 3649): each is judged against the law
     // evaluated at the windows the run had.
     let rfc = cc::algorithms::highspeed::HighSpeedConfig::default();
@@ -617,13 +644,14 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
     let kept = mean(&cuts.iter().map(|&(w, _)| 1.0 - rfc.b(w)).collect::<Vec<_>>());
     claims.push(decrease_claim(
         &format!("HighSpeed above 38 segments: \"cwnd − b(cwnd)·cwnd\" on a loss, 1 − b(w) of RFC 3649 at each loss's window: {} on average ({large})", num(kept)),
-        &cuts.iter().map(|&(_, ratio)| ratio).collect::<Vec<_>>(),
+        cuts,
         kept,
+        Kept::LessCut(|w| cc::algorithms::highspeed::HighSpeedConfig::default().b(w)),
     ));
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
     // Compound: "win = min(cwnd + dwnd, awnd)", "cwnd + 1/(cwnd + dwnd)" while no congestion
     // is detected, "(1 − β)·cwnd" when it is.
-    let mut cut = decrease_claim(&format!("Compound: the window after a loss over before, 1 − β with Tan et al.'s β = 1/2 (alone on {testbed}, {OVERFLOW_SECS} s)"), &l.compound.decreases, 0.5);
+    let mut cut = decrease_claim(&format!("Compound: the window after a loss over before, 1 − β with Tan et al.'s β = 1/2 (alone on {testbed}, {OVERFLOW_SECS} s)"), &l.compound.decreases, 0.5, Kept::Floor(0.5));
     cut.seed = "\"(1 - β) * cwnd\" if congestion is detected (the talk gives no β)".into();
     claims.push(cut);
     let ce = &l.compound_empty;

@@ -26,8 +26,12 @@
 //!   window but spends its first three rounds at two chirps (up to 4 RTT more).
 //!
 //! And the SharkFest talk's (seed 002) slow-start problems: "Too slow", slow start's time to
-//! 90 % against the law ⌈log₂(0.9·BDP/IW)⌉ + 1.9 round trips ([`slow_start_t90_rtts`]), and
-//! HyStart's answer to "high aggressiveness during final slow start phase".
+//! 90 % against the law ⌈log₂(0.9·BDP/IW)⌉ + 1.9 round trips ([`slow_start_t90_rtts`]),
+//! HyStart's answer to "high aggressiveness during final slow start phase", and the other
+//! four ([`problems`]: "Too fast", extra-low queues, spikes in queueing delay, the "bad
+//! luck" drop).
+
+mod problems;
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::verdict::Bound;
@@ -51,7 +55,10 @@ lasts 40 RTTs (at least 1 s). Completion times: transfers of 10 KB, 100 KB, 1 MB
 50 ms, 100 Mbit/s × 20 ms, 100 Mbit/s × 200 ms and 1 Gbit/s × 50 ms (fast mode: 10 KB to 1 MB on 100 Mbit/s \
 × 50 ms), counted from the flow's start (after the handshake) to the last byte acknowledged. The senders' \
 random send overhead is off (one flow has no phase effects to break); a last table shows paced chirping \
-with a random ACK-processing delay of up to one packet time. Figures are means over 3 seeds (fast mode: 1).";
+with a random ACK-processing delay of up to one packet time. The talk's slow-start problems: slow start again \
+on a tenth of a BDP of buffer and with the link's 20th packet dropped (`link.drop_packets`), on the links with a \
+BDP of at most 1000 packets where these end it early, run until Reno's climb reaches 90 %. Figures are means \
+over 3 seeds (fast mode: 1).";
 
 /// A chirp's packets (the prototype's `CHIRP_SIZE`): the most one chirp adds to a drained queue.
 pub const CHIRP_PACKETS: u32 = 16;
@@ -251,6 +258,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     out.tables.push(t);
     out.claims = claims(&rows);
+    problems::run(opts, &rows, &mut out)?;
     out.tables.push(completion_times(opts, seeds)?);
     out.tables.push(noise(opts, seeds)?);
     out.notes.push(format!(
