@@ -65,9 +65,15 @@ impl RenoWindow {
     /// bytes, which equals cwnd for a window-limited flow). Returns the new ssthresh; cwnd is
     /// left to the caller.
     pub fn reduce_ssthresh(&mut self, beta: f64, mss: Bytes) -> Bytes {
-        self.ssthresh = (((self.cwnd / mss) as f64 * beta) as Bytes * mss).max(2 * mss);
-        self.ca_credit = 0.0;
+        self.set_ssthresh((self.cwnd as f64 * beta) as Bytes, mss);
         self.ssthresh
+    }
+
+    /// The window less its cut `b` rounded down, in whole segments: `w − ⌊w·b⌋` (Linux's
+    /// Scalable, HighSpeed and Illinois: `cwnd − ((cwnd·b) >> shift)`), at least two.
+    pub fn less_cut(&self, b: f64, mss: Bytes) -> Bytes {
+        let w = self.cwnd / mss;
+        (w - (w as f64 * b) as Bytes).max(2) * mss
     }
 
     /// Sets ssthresh directly, rounded down to whole segments and at least two, dropping
@@ -163,5 +169,10 @@ mod tests {
         assert_eq!(w.ssthresh, 7 * MSS);
         w.set_ssthresh(MSS + 1, MSS);
         assert_eq!(w.ssthresh, 2 * MSS);
+        // Linux's w − ⌊w·b⌋: 21 less ⌊10.5⌋ is 11, 803 less ⌊100.4⌋ is 703.
+        w.cwnd = 21 * MSS;
+        assert_eq!(w.less_cut(0.5, MSS), 11 * MSS);
+        w.cwnd = 803 * MSS;
+        assert_eq!(w.less_cut(0.125, MSS), 703 * MSS);
     }
 }

@@ -1,6 +1,6 @@
-//! The bottleneck: a drop list and netem loss on entry, a FIFO limited in packets or bytes under a queue
-//! discipline (drop-tail, RED, CoDel, step marking), a serialiser at the link's (possibly
-//! scheduled) rate, and netem delay on exit.
+//! The bottleneck: a drop list and netem loss on entry, a FIFO limited in packets or bytes
+//! under a queue discipline (drop-tail, RED, CoDel, step marking), a serialiser at the link's
+//! (possibly scheduled) rate, and netem delay on exit.
 //!
 //! The model keeps no clock: every call takes `now`. The simulator passes its event time; the
 //! testbed's emulator (crate `testbed`) passes the wall clock and carries real frames through

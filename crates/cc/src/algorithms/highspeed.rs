@@ -71,9 +71,7 @@ impl AimdLaw for HighSpeedLaw {
     /// `w − ⌊w·b(w)⌋` in whole segments, as Linux's `hstcp_ssthresh` rounds
     /// (`cwnd − ((cwnd·md) >> 8)`): below 38 segments b = 1/2 keeps ⌈w/2⌉.
     fn ssthresh(&mut self, w: &RenoWindow, mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
-        let segments = w.cwnd / mss;
-        let b = self.cfg.b(segments as f64);
-        (segments - (segments as f64 * b) as Bytes) * mss
+        w.less_cut(self.cfg.b((w.cwnd / mss) as f64), mss)
     }
     fn ssthresh_after_timeout(&mut self, w: &RenoWindow, mss: Bytes, ctx: &Ctx) -> Bytes {
         self.ssthresh(w, mss, &Feedback::default(), ctx)

@@ -165,8 +165,7 @@ impl AimdLaw for IllinoisLaw {
     }
 
     fn ssthresh(&mut self, w: &RenoWindow, mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
-        let cwnd = w.cwnd / mss;
-        (cwnd - (cwnd as f64 * self.beta) as u64).max(2) * mss
+        w.less_cut(self.beta, mss)
     }
 
     /// The decrease uses the current beta; then the loss state resets alpha and beta to Reno's

@@ -55,8 +55,7 @@ impl AimdLaw for ScalableLaw {
     /// `w − ⌊w·md⌋` in whole segments, Linux's `tcp_scalable_ssthresh`
     /// (`cwnd − (cwnd >> TCP_SCALABLE_MD_SCALE)`).
     fn ssthresh(&mut self, w: &RenoWindow, mss: Bytes, _fb: &Feedback, _ctx: &Ctx) -> Bytes {
-        let segments = w.cwnd / mss;
-        (segments - (segments as f64 * self.cfg.md) as Bytes) * mss
+        w.less_cut(self.cfg.md, mss)
     }
     fn ssthresh_after_timeout(&mut self, w: &RenoWindow, mss: Bytes, ctx: &Ctx) -> Bytes {
         self.ssthresh(w, mss, &Feedback::default(), ctx)

@@ -53,7 +53,8 @@
 //! come before the window fills 90 % of the link, slow start's window when it detects the
 //! drop (at most 32) being below 0.9·BDP.
 
-use super::{flow, measure, packet_ms, rate_label, scenario, Outcome, Row, RUN_RTTS};
+use super::{flow, packet_ms, rate_label, scenario, time_to_90, Row, RUN_RTTS};
+use crate::experiment::run_one;
 use crate::experiment::{Claim, Options, Output, Table};
 use crate::verdict::Bound;
 use crate::UserError;
@@ -116,13 +117,13 @@ fn climb(cfg: &SimConfig, r: &RunResult) -> Option<Climb> {
     Some(Climb { t_ca, w_ca, law_s: t_ca + rounds * round + base, tolerance: CLIMB_TOLERANCE_RTTS + rounds * tau / base })
 }
 
-/// One link's climbs, each seed's: the early end's outcome and climb, and the clean run's
-/// time to 90 % on the same seed.
+/// One link's climbs, each seed's: the early end's time to 90 % (s) and climb, and the clean
+/// run's on the same seed.
 struct Climbs {
     rate_bps: f64,
     rtt_ms: u64,
     case: &'static str,
-    runs: Vec<(Outcome, Option<Climb>, Option<f64>)>,
+    runs: Vec<(Option<f64>, Option<Climb>, Option<f64>)>,
 }
 
 /// The two early ends of slow start, as a scenario change.
@@ -162,11 +163,13 @@ pub fn run(opts: &Options, rows: &[Row], out: &mut Output) -> Result<(), UserErr
                 let mut cfg = scenario(flow("slow start", rtt), r.rate_bps, duration, seed);
                 early_end(case, &mut cfg);
                 let dir = opts.out.join(format!("problems/{}mbit-{}ms/{}/seed-{seed}", r.rate_bps / 1e6, r.rtt_ms, case.replace(' ', "-").replace(',', "")));
-                let (o, full) = measure(cfg.clone(), &dir)?;
+                // Only the time to 90 % is read, so no second run cut at the start-up window.
+                let full = run_one(cfg.clone(), &dir)?;
+                let t90 = time_to_90(&full, r.rate_bps, rtt, cfg.flows[0].sender.mss);
                 if seed == 1 && r.rate_bps == 100e6 && r.rtt_ms == 50 {
                     out.plot_run(&format!("slow start on 100 Mbit/s, 50 ms, {case} (seed 1): Reno's climb after slow start ends early"), &dir, &full)?;
                 }
-                runs.push((o, climb(&cfg, &full), clean.t90_s));
+                runs.push((t90, climb(&cfg, &full), clean.t90_s));
             }
             climbs.push(Climbs { rate_bps: r.rate_bps, rtt_ms: r.rtt_ms, case, runs });
         }
@@ -186,7 +189,7 @@ pub fn run(opts: &Options, rows: &[Row], out: &mut Output) -> Result<(), UserErr
             c.case.into(),
             fmt(mean(c.runs.iter().filter_map(|(_, k, _)| k.map(|k| rtts(c, k.t_ca))).collect())),
             fmt(mean(c.runs.iter().filter_map(|(_, k, _)| k.map(|k| k.w_ca)).collect())),
-            fmt(mean(c.runs.iter().filter_map(|(o, _, _)| o.t90_s.map(|s| rtts(c, s))).collect())),
+            fmt(mean(c.runs.iter().filter_map(|(t, _, _)| t.map(|s| rtts(c, s))).collect())),
             fmt(mean(c.runs.iter().filter_map(|(_, k, _)| k.map(|k| rtts(c, k.law_s))).collect())),
             fmt(mean(c.runs.iter().filter_map(|(_, _, s)| s.map(|s| rtts(c, s))).collect())),
         ]);
@@ -236,11 +239,11 @@ fn judge(slow: &[&Row], climbs: &[Climbs]) -> Vec<Claim> {
         let never = f64::INFINITY;
         let (mut early, mut clean, mut off) = (Vec::new(), Vec::new(), Vec::new());
         for c in &of {
-            for (o, k, s) in &c.runs {
-                early.push(o.t90_s.map_or(never, |x| x * 1e3 / c.rtt_ms as f64));
+            for (t90, k, s) in &c.runs {
+                early.push(t90.map_or(never, |x| x * 1e3 / c.rtt_ms as f64));
                 clean.push(s.map_or(never, |x| x * 1e3 / c.rtt_ms as f64));
-                off.push(match (o.t90_s, k) {
-                    (Some(t), Some(k)) => (t - k.law_s).abs() * 1e3 / c.rtt_ms as f64 / k.tolerance,
+                off.push(match (t90, k) {
+                    (Some(t), Some(k)) => (*t - k.law_s).abs() * 1e3 / c.rtt_ms as f64 / k.tolerance,
                     _ => never,
                 });
             }
