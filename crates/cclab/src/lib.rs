@@ -114,7 +114,7 @@ pub struct RunArgs {
     /// Turn tail loss probes off (RFC 8985 §7).
     #[arg(long)]
     pub no_tlp: bool,
-    /// Delayed ACKs (every second segment or 40 ms).
+    /// Delayed ACKs (every second segment or 40 ms; on the testbed, Linux's own; without it the testbed's receiver ACKs every segment, route `quickack`).
     #[arg(long)]
     pub delayed_ack: bool,
     /// TCP's three-way handshake: data starts one base RTT after the flow (RFC 9293 §3.5),

@@ -16,6 +16,13 @@ fn can_run() -> bool {
     false
 }
 
+/// The frames of a pcap that a tshark display filter selects.
+fn frames(pcap: &std::path::Path, filter: &str) -> usize {
+    let o = Command::new("tshark").arg("-r").arg(pcap).args(["-Y", filter]).output().expect("tshark (Debian's package) runs");
+    assert!(o.status.success(), "tshark: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).lines().count()
+}
+
 /// Reno on 20 Mbit/s, 40 ms, a one-BDP buffer, no random loss, 4 s, in both engines. Each
 /// engine's goodput lies between 90 % and 100 % of the payload capacity (19.31 Mbit/s; the
 /// bound is derived in the testbed crate's `kernel_reno_fills_a_lossless_link`), so their
@@ -172,11 +179,7 @@ fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
         c.args(flag);
         let o = c.output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let count = |filter: &str| {
-            let o = Command::new("tshark").arg("-r").arg(&pcap).args(["-Y", filter]).output().expect("tshark (Debian's package) runs");
-            assert!(o.status.success(), "tshark: {}", String::from_utf8_lossy(&o.stderr));
-            String::from_utf8_lossy(&o.stdout).lines().count()
-        };
+        let count = |filter: &str| frames(&pcap, filter);
         assert_eq!(count("tcp.flags.syn == 1"), 2, "SYN and SYN-ACK");
         assert_eq!(count("tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.option_kind == 4") == 1, offered, "SYN offers SACK: {offered}");
         if !offered {
@@ -188,4 +191,44 @@ fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
     let o = cclab().args(["testbed", "run"]).arg(&mixed).args(["--duration", "1s"]).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.code() == Some(2) && err.contains("flows[1].sack") && err.lines().count() == 1, "{err}");
+}
+
+/// The testbed's receiver acknowledges as the scenario says. Without `--delayed-ack` the
+/// receiver's route carries `quickack 1`, so Linux ACKs every data segment at once: at least
+/// 95 % as many pure ACKs as data segments (one each; the margin is for segments still
+/// unacknowledged when the run stops). With it, Linux delays: at most one ACK per two full
+/// segments (RFC 1122 §4.2.3.2), plus at most 16 quick ACKs at the start (`TCP_MAX_QUICKACKS`),
+/// one per 40 ms delayed-ACK timer in the run (25 in 1 s) and a few for the handshake and
+/// the close (4): N/2 + 45. A 1000-packet buffer keeps the 1 s run free of loss (10 Mbit/s
+/// carries about 830 segments in 1 s, fewer than the buffer holds), so no out-of-order data
+/// forces extra ACKs. Counted in the run's pcap with tshark. Flows that disagree are refused.
+#[test]
+fn testbed_delayed_ack_sets_the_kernels_ack_policy() {
+    if !can_run() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, per_segment) in [(None, true), (Some("--delayed-ack"), false)] {
+        let pcap = dir.path().join(format!("acks-{per_segment}.pcap"));
+        let mut c = cclab();
+        c.args(["testbed", "run", "--cc", "reno", "--rate", "10mbit", "--rtt", "20ms", "--buffer", "1000pkts", "--duration", "1s", "--pcap"]).arg(&pcap);
+        c.args(flag);
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let count = |filter: &str| frames(&pcap, filter) as f64;
+        let data = count("ip.src == 10.201.0.1 && tcp.len > 0");
+        let acks = count("ip.src == 10.201.0.2 && tcp.len == 0 && tcp.flags.syn == 0");
+        assert_eq!(count("tcp.analysis.retransmission"), 0.0, "the premise: no loss");
+        assert!(data > 500.0, "{data} data segments");
+        if per_segment {
+            assert!(acks >= 0.95 * data, "an ACK per segment: {acks} ACKs for {data} segments");
+        } else {
+            assert!(acks <= data / 2.0 + 45.0, "delayed ACKs: {acks} ACKs for {data} segments");
+        }
+    }
+    let mixed = dir.path().join("mixed.toml");
+    std::fs::write(&mixed, "[[flows]]\ncc = \"reno\"\n[[flows]]\ncc = \"reno\"\ndelayed_ack = true\n").unwrap();
+    let o = cclab().args(["testbed", "run"]).arg(&mixed).args(["--duration", "1s"]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() == Some(2) && err.contains("flows[1].delayed_ack") && err.lines().count() == 1, "{err}");
 }

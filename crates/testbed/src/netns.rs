@@ -116,6 +116,16 @@ impl Namespaces {
         }
         Ok(ns)
     }
+
+    /// Makes the receiver acknowledge every segment at once: the `quickack` metric on its route
+    /// to the sender (`ip route ... quickack 1`, Linux 3.11 and later), which
+    /// `tcp_in_quickack_mode` reads on every segment, so the kernel's receiver never delays an
+    /// ACK, as the simulator's receiver without `delayed_ack`.
+    pub fn ack_every_segment(&self) -> Result<(), String> {
+        let (net, src) = (format!("{}/24", Ipv4Addr::from(u32::from(SENDER_ADDR) & 0xffff_ff00)), RECEIVER_ADDR.to_string());
+        let r = self.receiver.as_str();
+        ip(&["-n", r, "route", "replace", &net, "dev", RECEIVER_IF, "proto", "kernel", "scope", "link", "src", &src, "quickack", "1"])
+    }
 }
 
 impl Drop for Namespaces {

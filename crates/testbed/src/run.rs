@@ -47,9 +47,9 @@ impl TestbedConfig {
                 return Err(format!("flows[{i}].cc: the testbed runs kernel TCP; `{}` is a datagram protocol", p.name()));
             }
             let s = &f.sender;
-            // `delayed_ack` is accepted either way: the kernel's receiver delays ACKs as the
-            // simulator's does with it on (every second segment, 40 ms, at once while it holds
-            // out-of-order data), so on is the twin of the kernel and off the simulator's choice.
+            // `delayed_ack` on is the kernel's own receiver (every second segment, 40 ms, at
+            // once while it holds out-of-order data, as the simulator's); off sets the
+            // receiver's route's `quickack`, so the kernel acknowledges every segment.
             let unsupported = [
                 ("pacing", s.pace_window != d.pace_window),
                 ("rwnd", s.rwnd != d.rwnd),
@@ -61,6 +61,9 @@ impl TestbedConfig {
             ];
             if s.sack != self.sim.flows[0].sender.sack {
                 return Err(format!("flows[{i}].sack: on the testbed SACK is on for every flow or for none (net.ipv4.tcp_sack of the sender's namespace)"));
+            }
+            if f.delayed_ack != self.sim.flows[0].delayed_ack {
+                return Err(format!("flows[{i}].delayed_ack: on the testbed every flow delays its ACKs or none does (the quickack metric of the receiver's route)"));
             }
             if s.ecn != self.sim.flows[0].sender.ecn {
                 return Err(format!("flows[{i}].ecn: on the testbed ECN is on for every flow or for none (net.ipv4.tcp_ecn of the sender's namespace)"));
@@ -161,6 +164,9 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
         // NewReno recovery with duplicate-ACK counting (`tcp_add_reno_sack`).
         netns::in_namespace(&ns.sender, || std::fs::write("/proc/sys/net/ipv4/tcp_sack", "0"))?
             .map_err(|e| format!("testbed: net.ipv4.tcp_sack in the sender's namespace: {e}"))?;
+    }
+    if !cfg.flows[0].delayed_ack {
+        ns.ack_every_segment()?;
     }
     let default_mss = SenderConfig::default().mss;
     let flows: Vec<KernelFlow> = cfg

@@ -5,12 +5,28 @@
 //! `RTT + reo_wnd` is deemed lost — including a retransmission, which the duplicate-ACK and
 //! SACK-count rules of RFC 6675 cannot detect (only the RTO could). `reo_wnd` is the reordering
 //! allowance, `min_rtt/4` (at most SRTT), or zero in recovery until reordering is seen (Linux's
-//! `tcp_rack_reo_wnd`). A reorder timer fires when the oldest candidate's deadline passes.
+//! `tcp_rack_reo_wnd`).
+//!
+//! **The reorder timer** (RFC 8985 §6.2 step 5 and §6.3): when segments sent before
+//! `RACK.xmit_ts` are still waiting out their `RACK.rtt + reo_wnd`, the timer is armed for the
+//! *longest* of those waits (`timeout = max(remaining, timeout)`), so that the segments
+//! sent together are declared lost together. Linux (`tcp_rack_mark_lost`) arms it
+//! `TCP_TIMEOUT_MIN_US` (2 ms) later still:
+//!
+//! ```text
+//! fire at max over candidates (xmit_ts + RACK.rtt + reo_wnd) + 2 ms
+//! ```
+//!
+//! With duplicate ACKs coming a packet time apart, the third one (and `reo_wnd = 0` with
+//! DupThresh SACKs) therefore starts recovery before the timer does, and the first
+//! retransmission leaves on an ACK, in place of a segment that left the bottleneck, instead of
+//! on a timer into a queue that is still full.
 //!
 //! The scoreboard keeps the segment flags; this file keeps RACK's own state: the newest
 //! delivered transmission, the in-flight retransmissions in send order (so that they are
 //! checked in time order), and how far the never-retransmitted segments have been examined.
 
+use super::tlp::TIMEOUT_MIN;
 use crate::units::Time;
 use std::collections::VecDeque;
 
@@ -56,6 +72,13 @@ impl Rack {
     /// When a segment sent at `sent` is deemed lost.
     pub fn deadline(&self, sent: Time, reo_wnd: Time) -> Time {
         sent + self.rtt + reo_wnd
+    }
+
+    /// When the reorder timer fires, given the latest deadline among the segments still
+    /// waiting (Linux: `usecs_to_jiffies(timeout + TCP_TIMEOUT_MIN_US)`; the jiffy rounding
+    /// is not modelled).
+    pub fn timer_at(latest_deadline: Time) -> Time {
+        latest_deadline + TIMEOUT_MIN
     }
 
     /// Linux `tcp_rack_reo_wnd`: zero in recovery (or with DupThresh SACKs) until reordering

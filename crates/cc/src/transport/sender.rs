@@ -1259,8 +1259,8 @@ impl SenderCore {
 
     /// RACK (RFC 8985 §6.2 step 5): marks lost every outstanding transmission sent before the
     /// most recently delivered one and older than `RACK.rtt + reo_wnd`; arms the reorder timer
-    /// for the next candidate. Returns the retransmissions found lost again (their segments
-    /// were already counted in `lost_out`).
+    /// for the longest wait among the others (see `rack.rs`). Returns the retransmissions
+    /// found lost again (their segments were already counted in `lost_out`).
     fn rack_detect(&mut self, now: Time) -> u64 {
         if self.rack.xmit_ts.is_none() {
             return 0;
@@ -1272,15 +1272,14 @@ impl SenderCore {
             rtt.min_rtt,
             rtt.srtt,
         );
-        let mut timer: Option<Time> = None;
+        // The latest deadline of a candidate still waiting. Deadlines grow with send time, so
+        // the first candidate still waiting in each send-ordered list leaves only waiting ones
+        // after it, and the last of those sent before RACK.xmit_ts waits longest.
+        let mut latest: Option<Time> = None;
         let mut retx_lost = 0;
         // Retransmissions, oldest first.
         while let Some(&(seq, sent)) = self.rack.retransmissions.front() {
-            let current = seq >= self.snd_una && seq < self.snd_nxt && {
-                let s = self.seg(seq);
-                s.flags & RETRANS != 0 && s.sent_time == sent
-            };
-            if !current {
+            if !self.retransmission_current(seq, sent) {
                 self.rack.retransmissions.pop_front();
                 continue;
             }
@@ -1289,7 +1288,9 @@ impl SenderCore {
             }
             let deadline = self.rack.deadline(sent, reo_wnd);
             if deadline > now {
-                timer = Some(deadline);
+                let waiting = self.rack.retransmissions.iter().filter(|&&(q, t)| self.retransmission_current(q, t));
+                let last = waiting.take_while(|&&(q, t)| self.rack.sent_before(t, q)).last().map(|&(_, t)| t);
+                latest = last.map(|t| self.rack.deadline(t, reo_wnd));
                 break;
             }
             // Lost again: it stays LOST and will be retransmitted once more. A loss probe's
@@ -1318,7 +1319,13 @@ impl SenderCore {
                 }
                 let deadline = self.rack.deadline(s.sent_time, reo_wnd);
                 if deadline > now {
-                    timer = Some(timer.map_or(deadline, |t| t.min(deadline)));
+                    let last = (seq..self.snd_nxt)
+                        .map(|q| (q, *self.seg(q)))
+                        .filter(|(_, s)| s.flags & (SACKED | LOST | EVER_RETRANS) == 0)
+                        .take_while(|(q, s)| self.rack.sent_before(s.sent_time, *q))
+                        .last();
+                    let waits = last.map_or(deadline, |(_, s)| self.rack.deadline(s.sent_time, reo_wnd));
+                    latest = Some(latest.map_or(waits, |t| t.max(waits)));
                     break;
                 }
                 self.seg_mut(seq).flags |= LOST;
@@ -1328,8 +1335,17 @@ impl SenderCore {
             seq += 1;
             self.rack.scan = seq;
         }
-        self.rack.timer = timer;
+        self.rack.timer = latest.map(Rack::timer_at);
         retx_lost
+    }
+
+    /// The retransmission of `seq` sent at `sent` is still outstanding (not delivered, not
+    /// sent again since).
+    fn retransmission_current(&self, seq: u64, sent: Time) -> bool {
+        seq >= self.snd_una && seq < self.snd_nxt && {
+            let s = self.seg(seq);
+            s.flags & RETRANS != 0 && s.sent_time == sent
+        }
     }
 
     /// Accounts one segment newly delivered (cumulatively or by SACK).
@@ -1636,6 +1652,30 @@ mod tests {
         assert!(fb.recovery_ended && fb.new_episode && fb.in_recovery, "{fb:?}");
         assert_eq!((s.recovery_state(), s.stats().loss_episodes), (RecoveryState::Recovery, 2));
         assert_eq!(s.control().cwnd, Some(5 * MSS));
+        s.check_invariants().unwrap();
+    }
+
+    /// RACK's reorder timer waits for the *latest* deadline among the segments still waiting
+    /// (RFC 8985 §6.2 step 5, `timeout = max(remaining, timeout)`), plus Linux's
+    /// `TCP_TIMEOUT_MIN_US` (2 ms). 0-9 leave at 0 ms, 10-11 at 100 ms and 12-13 at 110 ms;
+    /// at 211 ms the receiver SACKs 13 (RACK.rtt = 101 ms, reo_wnd = min_rtt/4 = 25 ms): 2-9
+    /// are lost at once (0 + 126 ms), 10-11 wait until 100 + 126 = 226 ms and 12 until 236 ms,
+    /// so the timer fires at 238 ms and then finds 10-12 lost together.
+    #[test]
+    fn the_reorder_timer_waits_for_the_last_candidate_and_two_milliseconds() {
+        let mut s = sender(10, None, true, false);
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+        s.on_ack(ms(100), &ack(1, None, Time::ZERO));
+        let sent: Vec<u64> = send_all(&mut s, ms(100)).iter().map(|t| t.seq).collect();
+        assert_eq!(sent, vec![10, 11]);
+        s.on_ack(ms(110), &ack(2, None, Time::ZERO));
+        let sent: Vec<u64> = send_all(&mut s, ms(110)).iter().map(|t| t.seq).collect();
+        assert_eq!(sent, vec![12, 13]);
+        s.on_ack(ms(211), &ack(2, Some((13, 14)), ms(110)));
+        assert_eq!(s.lost_out, 8, "2-9");
+        assert_eq!(s.next_timer(), Some(ms(238)));
+        s.on_timer(ms(238));
+        assert_eq!(s.lost_out, 11, "10-12 with them");
         s.check_invariants().unwrap();
     }
 
