@@ -7,13 +7,18 @@ fn cclab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cclab"))
 }
 
-fn can_run() -> bool {
+/// One kernel run at a time: the tests judge the kernel's timing (goodput against the link's
+/// capacity), and two runs with their emulators on 2 cores would disturb each other.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Whether to run (root; under CI never skip), holding the lock for the test's duration.
+fn can_run() -> Option<std::sync::MutexGuard<'static, ()>> {
     if testbed::netns::has_net_admin() {
-        return true;
+        return Some(SERIAL.lock().unwrap_or_else(|e| e.into_inner()));
     }
     assert!(std::env::var_os("CI").is_none(), "CI runs as root: the testbed tests must not skip there");
     eprintln!("skipped: the testbed tests need root (CAP_NET_ADMIN)");
-    false
+    None
 }
 
 /// The frames of a pcap that a tshark display filter selects.
@@ -29,9 +34,7 @@ fn frames(pcap: &std::path::Path, filter: &str) -> usize {
 /// ratio lies within 0.9..1.11; the table has every metric, and both runs' files are written.
 #[test]
 fn twin_compares_reno_in_both_engines() {
-    if !can_run() {
-        return;
-    }
+    let Some(_serial) = can_run() else { return };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("twin");
     let o = cclab()
@@ -94,9 +97,7 @@ fn twin_compares_reno_in_both_engines() {
 /// bound of the test above.
 #[test]
 fn twin_judges_several_runs_of_each_engine() {
-    if !can_run() {
-        return;
-    }
+    let Some(_serial) = can_run() else { return };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("twin");
     let o = cclab()
@@ -149,9 +150,7 @@ fn testbed_run_rejects_what_the_kernel_cannot_do() {
 /// Without CAP_NET_ADMIN (dropped with util-linux's setpriv) the command says so in one line.
 #[test]
 fn testbed_run_without_net_admin_says_so() {
-    if !can_run() {
-        return;
-    }
+    let Some(_serial) = can_run() else { return };
     let o = Command::new("setpriv")
         .args(["--bounding-set", "-net_admin", "--inh-caps", "-net_admin", env!("CARGO_BIN_EXE_cclab")])
         .args(["testbed", "run", "--cc", "reno", "--duration", "1s"])
@@ -168,9 +167,7 @@ fn testbed_run_without_net_admin_says_so() {
 /// tshark. A flag that SACK-disabled only some flows is refused before any namespace exists.
 #[test]
 fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
-    if !can_run() {
-        return;
-    }
+    let Some(_serial) = can_run() else { return };
     let dir = tempfile::tempdir().unwrap();
     for (flag, offered) in [(Some("--no-sack"), false), (None, true)] {
         let pcap = dir.path().join(format!("sack-{offered}.pcap"));
@@ -206,9 +203,7 @@ fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
 /// Counted in the run's pcap with tshark. Flows that disagree are refused.
 #[test]
 fn testbed_delayed_ack_sets_the_kernels_ack_policy() {
-    if !can_run() {
-        return;
-    }
+    let Some(_serial) = can_run() else { return };
     let dir = tempfile::tempdir().unwrap();
     for (flag, per_segment) in [(None, true), (Some("--delayed-ack"), false)] {
         let pcap = dir.path().join(format!("acks-{per_segment}.pcap"));
