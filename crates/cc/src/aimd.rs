@@ -100,8 +100,8 @@ impl<L: AimdLaw> CongestionControl for Aimd<L> {
             self.law.on_recovery_end(&mut self.w, self.mss, ctx);
         }
         self.in_recovery = fb.in_recovery;
-        if fb.in_recovery || fb.acked_bytes == 0 {
-            return; // the window is held until the episode ends
+        if fb.in_recovery || fb.acked_bytes == 0 || fb.growth_withheld {
+            return; // held until the episode ends, and on SACK-only ACKs (tcp_may_raise_cwnd)
         }
         if self.law.cong_avoid(&mut self.w, fb.acked_bytes, self.mss, ctx) {
             return;

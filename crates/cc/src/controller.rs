@@ -97,6 +97,14 @@ pub struct Feedback {
     pub one_way_delay: Option<Time>,
     /// The ACK was a duplicate (did not advance the cumulative ACK).
     pub is_dupack: bool,
+    /// The window may not grow on this ACK: it delivered data only by SACK (the cumulative ACK
+    /// did not advance) on a path whose reordering degree is still at most DupThresh. Linux's
+    /// `tcp_may_raise_cwnd` (tcp_input.c) is then false and `cong_avoid` is not called: "stay
+    /// conservative and only grow cwnd on in-order delivery (RFC5681)"; once reordering beyond
+    /// DupThresh was seen any forward progress counts. Measurements (RTT, delivery rate,
+    /// Linux's `pkts_acked` hooks) still take the ACK; BBR, whose `cong_control` replaces
+    /// `cong_avoid`, ignores it.
+    pub growth_withheld: bool,
 }
 
 /// A transmission, as reported to [`CongestionControl::on_sent`].

@@ -169,26 +169,33 @@ fn dctcp_holds_the_queue_near_k_with_full_utilisation() {
 }
 
 /// AIMD converges to fairness (Chiu & Jain 1989): five flows of the same loss-based algorithm,
-/// started 2 s apart, share the link (Jain ≥ 0.9 over the second half of 480 s). BIC and CUBIC
-/// back off by only 20-30 % per loss and grow towards each flow's own W_max, so from a start
-/// where the first flow holds most of the link they need minutes, not seconds (measured here:
-/// CUBIC 0.75 after 240 s, 0.99 after 480 s). Scalable is MIMD, which keeps the ratio of the
-/// windows, and is left out on purpose.
+/// started 2 s apart, share the link (Jain ≥ 0.9 over the second half of 480 s, on the mean over
+/// seeds 1-3). BIC and CUBIC back off by only 20-30 % per loss and grow towards each flow's own
+/// W_max, so from a start where the first flow holds most of the link they need minutes, not
+/// seconds (measured here: CUBIC 0.75 after 240 s, 0.99 after 480 s). Once converged, drop-tail
+/// losses that hit the flows unevenly keep the index moving: BIC's Jain per minute swings
+/// between 0.75 and 1 on one seed, and its second half gave 0.876 to 0.991 over seeds 1-8, so
+/// one seed cannot carry the claim and the mean over three does. Scalable is MIMD, which keeps
+/// the ratio of the windows, and is left out on purpose.
 #[test]
 fn five_flows_of_each_loss_based_aimd_algorithm_converge_to_fairness() {
     for cc in ["reno", "newreno", "highspeed", "bic", "cubic", "htcp", "hybla", "westwood"] {
         let secs = 480;
-        let flows = (0..5)
-            .map(|k| {
-                let mut f = flow(cc, 100);
-                f.start = Time::from_secs(2 * k);
-                f
+        let jains: Vec<f64> = (1..=3)
+            .map(|seed| {
+                let flows = (0..5)
+                    .map(|k| {
+                        let mut f = flow(cc, 100);
+                        f.start = Time::from_secs(2 * k);
+                        f
+                    })
+                    .collect();
+                let r = simulate(seed, secs, link(40.0, QueueLimit::Bdp(1.0)), flows);
+                ::sim::jain_index(&goodputs_between(&r, secs as f64 / 2.0, secs as f64))
             })
             .collect();
-        let r = simulate(7, secs, link(40.0, QueueLimit::Bdp(1.0)), flows);
-        let g = goodputs_between(&r, secs as f64 / 2.0, secs as f64);
-        let j = ::sim::jain_index(&g);
-        assert!(j >= 0.9, "{cc}: Jain {j:.3} over the last half, goodputs {g:?}");
+        let mean = jains.iter().sum::<f64>() / jains.len() as f64;
+        assert!(mean >= 0.9, "{cc}: Jain over the last half {jains:.3?}, mean {mean:.3}");
     }
 }
 

@@ -364,7 +364,9 @@ impl CongestionControl for Cdg {
             }
             self.complete_cwr(fb);
         }
-        self.cong_avoid(fb, ctx);
+        if !fb.growth_withheld {
+            self.cong_avoid(fb, ctx);
+        }
     }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         let open = !self.shell.in_recovery() && self.cwr_until.take().is_none();

@@ -107,12 +107,16 @@ impl CongestionControl for Compound {
         self.rtt.on_sample(fb.rtt_sample);
         match self.shell.phase(fb) {
             Phase::Recovery => return,
+            Phase::Loss if fb.growth_withheld => return,
             Phase::Loss => return self.shell.w.reno_increase(fb.acked_bytes, self.shell.mss),
             Phase::Open { reopened: true } => {
                 self.rtt.restart();
                 restart_round(&mut self.round, fb);
             }
             Phase::Open { reopened: false } => {}
+        }
+        if fb.growth_withheld {
+            return; // a SACK-only ACK (tcp_may_raise_cwnd)
         }
         let mss = self.shell.mss;
         let share = self.shell.w.cwnd as f64 / self.win().max(mss) as f64;

@@ -155,7 +155,7 @@ impl AimdLaw for IllinoisLaw {
             self.cnt_rtt += 1;
         }
         // tcp_illinois_cong_avoid: once per round, outside recovery.
-        if !fb.in_recovery && fb.acked_bytes > 0 && self.round.on_feedback(fb) {
+        if !fb.in_recovery && fb.acked_bytes > 0 && !fb.growth_withheld && self.round.on_feedback(fb) {
             self.update_params(w.cwnd / ctx.mss);
         }
     }

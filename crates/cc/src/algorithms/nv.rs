@@ -312,7 +312,9 @@ impl CongestionControl for Nv {
             }
             Phase::Loss => {}
         }
-        self.grow(fb.acked_bytes);
+        if !fb.growth_withheld {
+            self.grow(fb.acked_bytes);
+        }
     }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         let ss = (!self.shell.in_recovery()).then(|| self.ssthresh());

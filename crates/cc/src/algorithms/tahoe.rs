@@ -43,9 +43,11 @@ impl CongestionControl for Tahoe {
         }
     }
     fn on_ack(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
-        // No fast recovery: the window grows on every ACK, recovery or not.
+        // No fast recovery: the window grows on every ACK of new data, recovery or not.
         self.in_recovery = fb.in_recovery;
-        self.w.reno_increase(fb.acked_bytes, self.mss);
+        if !fb.growth_withheld {
+            self.w.reno_increase(fb.acked_bytes, self.mss);
+        }
     }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         self.restart_slow_start();

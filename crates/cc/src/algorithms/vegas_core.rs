@@ -277,6 +277,9 @@ impl VegasCore {
             }
             Phase::Open { reopened: false } => {}
         }
+        if fb.growth_withheld {
+            return Step::Hold; // tcp_vegas_cong_avoid is not called (tcp_may_raise_cwnd)
+        }
         if self.round.on_feedback(fb) {
             match self.rtt.end_round(MIN_ROUND_SAMPLES) {
                 Some(r) => Step::Evaluate(r),

@@ -147,6 +147,9 @@ impl CongestionControl for Yeah {
             }
             Phase::Open { reopened: false } | Phase::Loss => {}
         }
+        if fb.growth_withheld {
+            return; // a SACK-only ACK (tcp_may_raise_cwnd)
+        }
         let mss = self.shell.mss;
         let w = &mut self.shell.w;
         let rest = if w.in_slow_start() { w.slow_start(fb.acked_bytes) } else { fb.acked_bytes };

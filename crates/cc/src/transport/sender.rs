@@ -4,8 +4,14 @@
 //! the controller:
 //!
 //! - **Loss detection with SACK** (RFC 6675 §4 `IsLost`): a segment is lost once `DupThresh`
-//!   (3) segments above it have been SACKed. Recovery starts at the first loss and ends when
+//!   segments above it have been SACKed. Recovery starts at the first loss and ends when
 //!   the cumulative ACK reaches the recovery point (the highest sequence sent at its start).
+//!   DupThresh is Linux's reordering degree (`tp->reordering`): 3 (`tcp_reordering`) until a
+//!   segment never retransmitted arrives below a later one SACKed, then that distance in
+//!   segments (`tcp_check_sack_reordering`, at most `tcp_max_reordering` = 300).
+//! - **Window growth** only on ACKs that advance the cumulative ACK while the reordering
+//!   degree is at most 3 (Linux `tcp_may_raise_cwnd`, RFC 5681 §3.1): a SACK-only ACK
+//!   delivers data but sets [`Feedback::growth_withheld`].
 //! - **Without SACK**: duplicate ACKs are counted as segments that left the network (Linux's
 //!   "Reno SACK" emulation); the third one retransmits the head. NewReno (RFC 6582) retransmits
 //!   the next hole on each partial ACK; Reno (RFC 5681) leaves recovery at the first new ACK.
@@ -65,6 +71,8 @@ pub struct SenderConfig {
     pub initial_rto: Time,
     /// Use SACK-based loss recovery (RFC 6675). Off: a cumulative-ACK-only TCP.
     pub sack: bool,
+    /// RFC 5681's DupThresh, and with SACK the initial reordering degree (Linux's
+    /// `tcp_reordering` sysctl, 3), which reordering seen on the path raises.
     pub dupthresh: u32,
     /// Limited transmit (RFC 3042): segments SACKed or duplicate-ACKed before recovery leave
     /// the pipe, so new data may go out on the first two duplicate ACKs.
@@ -228,6 +236,10 @@ const RETRANS: u8 = 4;
 const EVER_RETRANS: u8 = 8;
 const APP_LIMITED: u8 = 16;
 
+/// The highest reordering degree the sender takes, in segments (Linux's `tcp_max_reordering`
+/// sysctl default).
+const MAX_REORDERING: u64 = 300;
+
 /// The record of one outstanding segment.
 #[derive(Copy, Clone, Debug, Default)]
 struct Seg {
@@ -288,6 +300,9 @@ pub struct SenderCore {
     retrans_out: u64,
     /// Highest SACKed segment + 1 (or snd_una).
     highest_sacked: u64,
+    /// The reordering degree in segments (Linux `tp->reordering`), DupThresh with SACK: see
+    /// `note_reordering`.
+    reordering: u64,
     /// Segments below this were checked by `IsLost`.
     lost_scan: u64,
     /// No lost, not-yet-retransmitted segment lies below this.
@@ -361,6 +376,7 @@ impl SenderCore {
             lost_out: 0,
             retrans_out: 0,
             highest_sacked: 0,
+            reordering: cfg.dupthresh as u64,
             lost_scan: 0,
             retx_hint: 0,
             dupacks: 0,
@@ -872,6 +888,11 @@ impl SenderCore {
         }
         if self.state == RecoveryState::Open {
             self.stats.loss_episodes += 1;
+            // tcp_enter_loss: a timeout after DupThresh SACKs in Open or Disorder says the
+            // reordering degree was over-estimated.
+            if self.sacked_out >= self.cfg.dupthresh as u64 {
+                self.reordering = self.reordering.min(self.cfg.dupthresh as u64);
+            }
         }
         if let Some(chirp) = &self.chirp {
             let cwnd = chirp.handover_window(self.in_flight());
@@ -950,6 +971,7 @@ impl SenderCore {
         self.restart_timers(now, advanced || partial, advanced);
         self.startup_on_feedback(now, &fb);
         let delivered_packets = fb.acked_packets;
+        fb.growth_withheld = !advanced && !partial && fb.acked_packets > 0 && self.reordering <= self.cfg.dupthresh as u64;
         self.credit_growth(&Acknowledged { segment_bytes: fb.acked_bytes, partial_bytes, already_credited }, partial, &mut fb);
         let (cc, mut ctx) = self.ctx(now);
         cc.on_feedback(&fb, &mut ctx);
@@ -1268,7 +1290,7 @@ impl SenderCore {
         let rtt = self.rtt.stats();
         let reo_wnd = self.rack.reo_wnd(
             self.state != RecoveryState::Open,
-            self.sacked_out >= self.cfg.dupthresh as u64,
+            self.sacked_out >= self.reordering,
             rtt.min_rtt,
             rtt.srtt,
         );
@@ -1348,6 +1370,15 @@ impl SenderCore {
         }
     }
 
+    /// Segment `seq`, never retransmitted, arrived below a later segment already SACKed:
+    /// the path reorders (RACK's `reord_seen`), and the reordering degree becomes at least the
+    /// distance, `highest SACKed + 1 − seq` segments (Linux `tcp_check_sack_reordering`:
+    /// `reordering = min(⌈(fack − low_seq)/mss⌉, tcp_max_reordering)` when larger).
+    fn note_reordering(&mut self, seq: u64) {
+        self.rack.reord_seen = true;
+        self.reordering = self.reordering.max((self.highest_sacked - seq).min(MAX_REORDERING));
+    }
+
     /// Accounts one segment newly delivered (cumulatively or by SACK).
     #[allow(clippy::too_many_arguments)]
     fn deliver(
@@ -1361,11 +1392,11 @@ impl SenderCore {
         rtt_seg_sent: &mut Option<Time>,
         rate_cand: &mut Option<RateCandidate>,
     ) {
+        let retransmitted = s.flags & EVER_RETRANS != 0;
+        if !retransmitted && s.flags & LOST == 0 && seq + 1 < self.highest_sacked {
+            self.note_reordering(seq);
+        }
         if self.cfg.rack {
-            let retransmitted = s.flags & EVER_RETRANS != 0;
-            if !retransmitted && s.flags & LOST == 0 && seq + 1 < self.highest_sacked {
-                self.rack.reord_seen = true; // delivered after a later segment: reordering
-            }
             self.rack.on_delivered(seq, s.sent_time, retransmitted, now, echo, self.rtt.stats().min_rtt);
         }
         fb.acked_bytes += len;
@@ -1435,7 +1466,8 @@ impl SenderCore {
     /// RFC 6675 `IsLost`: every un-SACKed segment below the DupThresh-th highest SACKed
     /// segment is lost.
     fn detect_losses_sack(&mut self) {
-        if self.sacked_out < self.cfg.dupthresh as u64 {
+        let dupthresh = self.reordering;
+        if self.sacked_out < dupthresh {
             return;
         }
         let mut count = 0;
@@ -1445,12 +1477,12 @@ impl SenderCore {
             seq -= 1;
             if self.seg(seq).flags & SACKED != 0 {
                 count += 1;
-                if count == self.cfg.dupthresh {
+                if count == dupthresh {
                     break;
                 }
             }
         }
-        if count < self.cfg.dupthresh {
+        if count < dupthresh {
             return;
         }
         for s in floor..seq {
@@ -1676,6 +1708,50 @@ mod tests {
         assert_eq!(s.next_timer(), Some(ms(238)));
         s.on_timer(ms(238));
         assert_eq!(s.lost_out, 11, "10-12 with them");
+        s.check_invariants().unwrap();
+    }
+
+    /// Linux grows the window only on ACKs that advance the cumulative ACK while the path has
+    /// shown no reordering beyond DupThresh (`tcp_may_raise_cwnd`: `FLAG_DATA_ACKED`). Ten
+    /// segments out, NewReno in slow start (one segment per segment delivered): the ACK of 0
+    /// gives 11; the SACK of 2 delivers a segment but is withheld, 11; the ACK up to 3 delivers
+    /// 1 (2 was SACKed already), 12. Before, the SACK also counted: 13.
+    #[test]
+    fn a_sack_only_ack_delivers_data_but_does_not_grow_the_window() {
+        let mut s = sender(10, None, true, false);
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+        let fb = s.on_ack(ms(100), &ack(1, None, Time::ZERO));
+        assert!(!fb.growth_withheld);
+        assert_eq!(s.control().cwnd, Some(11 * MSS));
+        let fb = s.on_ack(ms(100), &ack(1, Some((2, 3)), Time::ZERO));
+        assert!(fb.growth_withheld && fb.acked_packets == 1 && !fb.in_recovery, "{fb:?}");
+        assert_eq!(s.control().cwnd, Some(11 * MSS));
+        let fb = s.on_ack(ms(100), &ack(3, None, Time::ZERO));
+        assert!(!fb.growth_withheld && fb.acked_packets == 1, "{fb:?}");
+        assert_eq!(s.control().cwnd, Some(12 * MSS));
+        assert_eq!(s.reordering, 3, "1 arrived 2 segments below the highest SACKed: not above 3");
+        s.check_invariants().unwrap();
+    }
+
+    /// Reordering raises DupThresh to its degree (`tcp_check_sack_reordering`) and lets every
+    /// ACK with forward progress grow the window (`tcp_may_raise_cwnd`). Segment 5 is SACKed
+    /// first, then 0-4 arrive, never retransmitted: the degree is 6 − 0 = 6 segments. Three
+    /// segments SACKed above the hole at 6 then mark nothing lost (RFC 6675 with DupThresh 3
+    /// would mark 6 at once; RACK's deadline, 0 + 101 + 25 ms, is still ahead), and that
+    /// SACK-only ACK grows the window.
+    #[test]
+    fn reordering_raises_dupthresh_and_lets_sack_only_acks_grow() {
+        let mut s = sender(10, None, true, false);
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+        s.on_ack(ms(100), &ack(0, Some((5, 6)), Time::ZERO));
+        assert_eq!(s.reordering, 3);
+        s.on_ack(ms(100), &ack(6, None, Time::ZERO));
+        assert_eq!(s.reordering, 6);
+        let before = s.control().cwnd.unwrap();
+        let fb = s.on_ack(ms(101), &ack(6, Some((7, 10)), Time::ZERO));
+        assert!(!fb.growth_withheld && fb.acked_packets == 3, "{fb:?}");
+        assert_eq!((s.lost_out, s.recovery_state()), (0, RecoveryState::Open));
+        assert_eq!(s.control().cwnd.unwrap(), before + 3 * MSS, "slow start: one segment per segment SACKed");
         s.check_invariants().unwrap();
     }
 
