@@ -20,7 +20,9 @@ python: $(VENV)/bin/python
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-# The tests compare the package with the command line: `cargo test` has built it.
+# The tests compare the package with the command line. `cargo test --workspace --no-run`
+# builds target/debug/cclab with the features `test-rust` resolved, so after it this is a no-op
+# (`cargo build -p cclab` resolves features for one package and would build it all again).
 test-python: python
-	cargo build --quiet -p cclab
+	cargo test --quiet --workspace --no-run
 	CCLAB_BIN=$(TARGET_DIR)/debug/cclab $(VENV)/bin/python -m pytest -q python/tests

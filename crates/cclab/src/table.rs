@@ -61,18 +61,36 @@ impl Table {
         String::from_utf8(w.into_inner().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
     }
 
+    /// The table in GitHub-flavoured Markdown, each cell escaped by [`markdown_cell`].
     pub fn to_markdown(&self) -> String {
-        let mut s = format!("### {}\n\n| {} |\n|{}|\n", self.title, self.header.join(" | "), vec!["---"; self.header.len()].join("|"));
+        let row = |cells: &[String]| cells.iter().map(|c| markdown_cell(c)).collect::<Vec<_>>().join(" | ");
+        let mut s = format!("### {}\n\n| {} |\n|{}|\n", self.title, row(&self.header), vec!["---"; self.header.len()].join("|"));
         for r in &self.rows {
-            let _ = writeln!(s, "| {} |", r.join(" | "));
+            let _ = writeln!(s, "| {} |", row(r));
         }
         s
     }
 }
 
+/// A table cell's text as Markdown needs it: a `|` (as in "|share − ½|") escaped so that it
+/// does not end the cell, and line breaks as spaces so that the row stays one line.
+pub fn markdown_cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_cells_keep_their_pipes_inside_the_cell() {
+        let t = Table { title: "t".into(), header: vec!["claim".into(), "ours".into()], rows: vec![vec!["|share − ½|".into(), "a\nb".into()]] };
+        let md = t.to_markdown();
+        let last = md.lines().last().unwrap();
+        assert_eq!(last, "| \\|share − ½\\| | a b |");
+        // Unescaped pipes delimit exactly the two cells.
+        assert_eq!(last.replace("\\|", "").matches('|').count(), 3);
+    }
 
     #[test]
     fn numbers_have_four_significant_digits() {

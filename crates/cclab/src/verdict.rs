@@ -127,7 +127,7 @@ impl Claim {
             None => Claim::not_comparable(claim, seed_text, ours_text, "Welch's test needs two runs or more on each side"),
             Some(p) => {
                 let verdict = if p >= ALPHA { Verdict::Holds } else { Verdict::DoesNotHold };
-                let mut test = format!("Welch's t-test, two-sided: {}, {} α = {ALPHA}", p_equals(p), if p >= ALPHA { "≥" } else { "<" });
+                let mut test = format!("Welch's t-test, two-sided: {}", welch_result(&o, &seed, p));
                 // Where no difference is found, how large a one the runs could have missed.
                 if let (Verdict::Holds, Some((lo, hi))) = (verdict, welch_interval(&o, &seed, ALPHA)) {
                     test += &format!("; ours minus the reference lies in {} to {} (95 %)", num(lo), num(hi));
@@ -175,7 +175,7 @@ impl Claim {
         };
         let found = p < ALPHA;
         let verdict = if found == differ { Verdict::Holds } else { Verdict::DoesNotHold };
-        let test = format!("Welch's t-test, two-sided: {}; {} at α = {ALPHA}", p_equals(p), if found { "a significant difference" } else { "no significant difference" });
+        let test = format!("Welch's t-test, two-sided: {}: {}", welch_result(&sa, &sb, p), if found { "a significant difference" } else { "no significant difference" });
         Claim::new(claim, seed.into(), ours, test, verdict)
     }
 
@@ -213,8 +213,12 @@ impl Claim {
             return Claim::not_comparable(claim, seed.into(), format!("{} and {} runs", a.1.len(), b.1.len()), "the runs are not paired by seed");
         }
         let above = pairs.iter().filter(|(x, y)| x > y).count();
-        let ours = format!("{} above {} on {above} of {} seeds ({} against {})", a.0, b.0, pairs.len(), spread(&sa, unit), spread(&sb, unit));
         let verdict = if above == pairs.len() { Verdict::Holds } else { Verdict::DoesNotHold };
+        if pairs.len() == 1 {
+            let ours = format!("{} {} {} ({} against {})", a.0, if above == 1 { "above" } else { "not above" }, b.0, spread(&sa, unit), spread(&sb, unit));
+            return Claim::new(claim, seed.into(), ours, "in our one run (no spread to judge it by)".into(), verdict);
+        }
+        let ours = format!("{} above {} on {above} of {} seeds ({} against {})", a.0, b.0, pairs.len(), spread(&sa, unit), spread(&sb, unit));
         Claim::new(claim, seed.into(), ours, "on every seed".into(), verdict)
     }
 
@@ -224,13 +228,18 @@ impl Claim {
         let Some(s) = Summary::of(values) else {
             return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
         };
+        let on = if s.n == 1 { "in our one run" } else { "on every seed" };
         let (keeps, test) = match bound {
-            Bound::AtLeast(x) => (values.iter().filter(|&&v| v >= x).count(), format!("≥ {} on every seed", with_unit(x, unit))),
-            Bound::AtMost(x) => (values.iter().filter(|&&v| v <= x).count(), format!("≤ {} on every seed", with_unit(x, unit))),
+            Bound::AtLeast(x) => (values.iter().filter(|&&v| v >= x).count(), format!("≥ {} {on}", with_unit(x, unit))),
+            Bound::AtMost(x) => (values.iter().filter(|&&v| v <= x).count(), format!("≤ {} {on}", with_unit(x, unit))),
         };
-        let ours = if s.n == 1 { with_unit(s.mean, unit) } else { format!("{} to {} (mean {}, n = {})", num(s.min), with_unit(s.max, unit), num(s.mean), s.n) };
         let verdict = if keeps == values.len() { Verdict::Holds } else { Verdict::DoesNotHold };
-        Claim::new(claim, seed.into(), format!("{ours}; kept on {keeps} of {}", values.len()), test, verdict)
+        let ours = if s.n == 1 {
+            format!("{}; {}", with_unit(s.mean, unit), if keeps == 1 { "kept" } else { "not kept" })
+        } else {
+            format!("{} to {} (mean {}, n = {}); kept on {keeps} of {}", num(s.min), with_unit(s.max, unit), num(s.mean), s.n, values.len())
+        };
+        Claim::new(claim, seed.into(), ours, test, verdict)
     }
 
     /// An effect judged against a bound: the runs `with.1` minus the runs `without.1` paired by
@@ -372,6 +381,18 @@ pub fn p_equals(p: f64) -> String {
         format!("p {v}")
     } else {
         format!("p = {v}")
+    }
+}
+
+/// Welch's test of runs `a` against `b` at [`ALPHA`] as a test cell gives it: "p = 0.38, ≥ α =
+/// 0.05", or, where neither side varies at all, that the test is undefined and the means are
+/// simply equal or apart ([`crate::stats::welch_p`] then takes p as 1 or 0).
+pub fn welch_result(a: &Summary, b: &Summary, p: f64) -> String {
+    if a.sd == 0.0 && b.sd == 0.0 {
+        let how = if a.mean == b.mean { "exactly equal" } else { "apart" };
+        format!("no spread on either side, so no p-value: the means are {how}")
+    } else {
+        format!("{}, {} α = {ALPHA}", p_equals(p), if p >= ALPHA { "≥" } else { "<" })
     }
 }
 
@@ -573,5 +594,17 @@ mod tests {
         assert_eq!(p_value(1e-6), "< 0.0001");
         assert_eq!(p_equals(1e-6), "p < 0.0001");
         assert_eq!(p_equals(0.38), "p = 0.38");
+    }
+
+    /// Welch's test is undefined where neither side varies: the cell says so rather than print
+    /// the limit p as if a test had run; runs with a spread get their p-value and α.
+    #[test]
+    fn welch_without_any_spread_gives_no_p_value() {
+        let flat = |m| Summary::given(m, 0.0, 3);
+        assert_eq!(welch_result(&flat(3.0), &flat(1.0), 0.0), "no spread on either side, so no p-value: the means are apart");
+        assert_eq!(welch_result(&flat(0.0), &flat(0.0), 1.0), "no spread on either side, so no p-value: the means are exactly equal");
+        assert_eq!(welch_result(&Summary::given(3.0, 0.5, 3), &flat(1.0), 0.012), "p = 0.012, < α = 0.05");
+        let c = Claim::significance("x", "seed", ("a", &[2.0, 2.0, 2.0]), ("b", &[1.0, 1.0, 1.0]), true, "");
+        assert_eq!((c.verdict, c.test.contains("no p-value")), (Verdict::Holds, true), "{}", c.test);
     }
 }

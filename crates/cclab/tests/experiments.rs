@@ -171,11 +171,13 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     // Vegas's alpha-beta of 2-4.
     assert_eq!(verdict("mVegas does so \"without as recklessly courting packet loss"), "holds");
     assert_eq!(verdict("mVegas competes \"more favorably\" with Reno"), "holds");
-    // The seed's 13 printed standard deviations each have a row. Our Reno at the fitted link
-    // rate varies by thousandths of a Mbit/s (cause D), so against the seed's 1.3 the F-test
-    // rejects equal variances in trial 1.
+    // Every cell's standard deviation has a row: the 13 the seed printed and the 5 its lost
+    // text leaves to its five runs (trial 2's three, trial 6's Reno and mVegas). Our Reno at
+    // the fitted link rate varies by thousandths of a Mbit/s (cause D), so against the seed's
+    // 1.3 the F-test rejects equal variances in trial 1.
     let sds: Vec<_> = verdicts.iter().filter(|r| r[0].contains("standard deviation over runs")).collect();
-    assert_eq!(sds.len(), 13, "{sds:?}");
+    assert_eq!(sds.len(), 18, "{sds:?}");
+    assert_eq!(sds.iter().filter(|r| r[0].contains("from its five runs")).count(), 5, "{sds:?}");
     assert_eq!(verdict("trial 1 (none): Reno's standard deviation"), "does not hold");
     // Its own reading of trial 6, checked on its own runs (Welch, p ≈ 0.42: see `columns`).
     assert_eq!(verdict("trial 6: mVegas above Vegas significantly with the outlier"), "does not hold");
@@ -428,7 +430,6 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Vegas \"Doesn't act on Cliff zone\"",
         "Loss-based: \"1-Bit congestion indicator",
         "Scalable \"Much more efficient",
-        "HighSpeed \"Behaves less aggressive",
         "HighSpeed \"(for TCP friendliness)\"",
         "BBR v1 \"Ignores packet loss",
         "BBR v2 \"Addresses",
@@ -482,6 +483,10 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // Our CUBIC falls short of Reno's share on 10 Mbit/s × 10 ms where Linux's does not (the
     // claim's why: the kernel's runs through the same link); the region still lifts it above
     // CUBIC without it (checked above). Reported, not asserted either way.
+    // HighSpeed "Behaves less aggressive if a path is not LFN": its share against Reno on the
+    // testbed (0.82, sd 0.001) above that on 2 Mbit/s, where it is Reno and the share swings
+    // (sd 0.07-0.12 over three seeds): Welch's p was 0.024 and 0.063 in two builds, so three
+    // seeds cannot settle it either way. Reported, not asserted.
     // Linux's Westwood+ sets cwnd to BWE·RTT_min when recovery ends, below the slide's cwnd/2
     // where the buffer holds more than a BDP.
     assert_eq!(held("Westwood+: the same law on 3 BDPs").0, "does not hold");

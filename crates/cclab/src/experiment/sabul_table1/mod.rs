@@ -493,7 +493,8 @@ fn row2_cause(retransmits_per_interval: &[f64], others: &[(&str, Vec<f64>)]) -> 
     let others: Vec<String> = others.iter().map(|(name, r)| format!("{name}: {}", join(r, 0))).collect();
     format!(
         "our Gen-B ([RC] §3, checked against the spec) changes the rate once per T in both directions, up by k2·(α − ρ) and \
-         down by k1·(ρ − α) + c with ρ measured over that T, so per second T cancels and the additive c evens the rates; the \
+         down by k1·(ρ − α) + c with ρ measured over that T, so per second T cancels and nothing in the law orders the rates by T (ours keep the order of their initial \
+         rates); the \
          seed's mechanism (increase signals every T, decreases with losses) needs a decrease not clocked by T, and Gen-B's \
          only one, +b after more than V = 10 loss reports since the last change, never fires on the 0.2 ms LAN: one \
          report per drop, {} retransmissions per interval for T = 600/400/200 ms against the 11 needed. Row 2 under the \
@@ -654,6 +655,12 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
             "\"it can double the apparent error rate\": two reports per loss, to the nearest whole report",
         );
         let (frozen, thawed) = (mean(&ratios(&code)), mean(&ratios(&unfrozen)));
+        let (t_lo, t_hi) = (row.t_ms.iter().min().copied().unwrap_or(0), row.t_ms.iter().max().copied().unwrap_or(0));
+        let lengthened = if t_lo == t_hi {
+            format!("T = {t_lo} ms, against the code's 10 ms, lengthened {} times", t_lo / 10)
+        } else {
+            format!("T = {t_lo}-{t_hi} ms, against the code's 10 ms, lengthened {} to {} times", t_lo / 10, t_hi / 10)
+        };
         let why = format!(
             "A loss is reported at once and again every RTT_est ({} ms here, on the 20 ms ERR tick) until its retransmission arrives, and the 2003 sender counts every report. After an epoch's first ERR-driven decrease (Gen-B's +b after more than V = 10 ERR packets, re-reports included) the code freezes the sender for one T ({} ms), {}: {:.2} reports per loss with the freeze, {:.2} without it (mean over seeds). The seed's \"double\" is one re-report per loss, a repair within two RTT_est; {}",
             join(&est, 0),
@@ -662,13 +669,13 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
             frozen,
             thawed,
             if thawed <= DOUBLE.1 && frozen > DOUBLE.1 {
-                "without the freeze ours is within it, so the excess is the freeze, which the seed's tests (T = 200-600 ms, against the code's 10 ms) lengthened twenty to sixty times. Whether the seed's runs froze for a whole T we cannot tell: the seed does not say."
+                format!("without the freeze ours is within it, so the excess is the freeze, which the seed's test ({lengthened}). Whether the seed's runs froze for a whole T we cannot tell: the seed does not say.")
             } else if thawed > DOUBLE.1 {
-                "ours exceeds it even without the freeze: here a repair outlasts two RTT_est on average without it too."
+                "ours exceeds it even without the freeze: here a repair outlasts two RTT_est on average without it too.".into()
             } else if frozen >= DOUBLE.0 {
-                "ours is within it."
+                "ours is within it.".into()
             } else {
-                "ours falls short of it: few repairs here outlast RTT_est."
+                "ours falls short of it: few repairs here outlast RTT_est.".into()
             }
         );
         claims.push(c.because(&why));

@@ -7,20 +7,26 @@ use crate::experiment::Claim;
 use crate::stats::{mean, welch_p, Summary};
 use crate::verdict::{Verdict, ALPHA};
 
+/// Welch's p-value between two of our sets of runs, and how a test cell gives it.
+fn welch(a: &[f64], b: &[f64]) -> Option<(f64, String)> {
+    let (sa, sb) = (Summary::of(a)?, Summary::of(b)?);
+    welch_p(&sa, &sb).map(|p| (p, crate::verdict::welch_result(&sa, &sb, p)))
+}
+
 /// A direction between two of our own sets of runs holds only if the difference is also
 /// beyond their spread (Welch's test at [`ALPHA`]): being above on every seed by a hair is not
 /// a difference.
 pub(super) fn beyond_spread(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
-    let p = Summary::of(a).zip(Summary::of(b)).and_then(|(sa, sb)| welch_p(&sa, &sb));
+    let p = welch(a, b);
     match p {
-        Some(p) if p >= ALPHA && c.holds() => {
+        Some((p, _)) if p >= ALPHA && c.holds() => {
             c.verdict = Verdict::DoesNotHold;
             c.test = format!("{}, and beyond the seeds' spread: Welch's {} ≥ {ALPHA}", c.test, crate::verdict::p_equals(p));
             c.why = "above on every seed, but by less than the runs vary: no difference to speak of".into();
             c
         }
-        Some(p) => {
-            c.test = format!("{}, and beyond the seeds' spread (Welch's {})", c.test, crate::verdict::p_equals(p));
+        Some((p, text)) => {
+            c.test = format!("{}, and beyond the seeds' spread (Welch's test: {text})", c.test);
             if !c.holds() && p >= ALPHA {
                 c.why = "not above on every seed, and the means differ by less than the runs vary: these runs cannot tell the two apart".into();
             }
@@ -40,13 +46,12 @@ pub(super) fn direction_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&s
 /// it), or, where that fails, as A no different from B by Welch's test at [`ALPHA`]: only a
 /// B significantly above A breaks it.
 pub(super) fn at_least(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
-    let p = Summary::of(a).zip(Summary::of(b)).and_then(|(sa, sb)| welch_p(&sa, &sb));
     if c.holds() {
         return c;
     }
-    if let Some(p) = p {
+    if let Some((p, text)) = welch(a, b) {
         let lower = mean(a) < mean(b);
-        c.test = format!("{}, or no different (Welch's {}, {} α = {ALPHA})", c.test, crate::verdict::p_equals(p), if p >= ALPHA { "≥" } else { "<" });
+        c.test = format!("{}, or no different (Welch's test: {text})", c.test);
         if p >= ALPHA || !lower {
             c.verdict = Verdict::Holds;
             c.why = "not above on every seed, but no different from it beyond the runs' spread".into();

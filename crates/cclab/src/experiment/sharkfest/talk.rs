@@ -233,7 +233,7 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
         let c = Claim::value("Westwood+ against CUBIC alone at 1 % loss (\"With 1% loss beats CUBIC by x5 factor\")", mean(&ratio), 5.0, "times", 0.10, "\"x5\" rounded to a whole factor: 4.5 to 5.5; our mean of the per-seed ratios");
         let (k_mean, k_sd, k_n) = KERNEL_CUBIC_1PCT;
         let why = format!(
-            "not found in our port. Our CUBIC at 1 % ({} Mbit/s) is where Mathis's law puts a Reno-like flow (1.22·MSS/(RTT·√p) = 1.4 Mbit/s), and so is Linux's own CUBIC on our testbed's emulated link of the same rate, RTT, buffer and loss ({}, next row): the talk's x5 does not come from a slower CUBIC, so it rests on its Westwood+. Our Westwood+ ({} Mbit/s where x5 needs about {}) follows Linux's tcp_westwood.c point by point: one bandwidth sample per RTT, the two-stage 7/8 filter, Reno's halving at the loss and cwnd = ssthresh = BWE·RTT_min when recovery ends (CA_EVENT_COMPLETE_CWR). That law itself gives about x2 here: with a loss every 1/(p·W) round trips and the recovery round delivering only ssthresh, the estimate settles near 30 packets, about 3 Mbit/s. One Linux detail we cannot test on this machine's kernel (it offers no tcp_westwood): ACKs on 4.x's fast path add the whole snd_una jump (westwood_fast_bw) without subtracting the duplicate ACKs already counted, which would raise the estimate if the ACK ending a recovery takes that path",
+            "Cause not found in our port. Our CUBIC at 1 % ({} Mbit/s) is where Mathis's law puts a Reno-like flow (1.22·MSS/(RTT·√p) = 1.4 Mbit/s), and so is Linux's own CUBIC on our testbed's emulated link of the same rate, RTT, buffer and loss ({}, next row): the talk's x5 does not come from a slower CUBIC, so it rests on its Westwood+. Our Westwood+ ({} Mbit/s where x5 needs about {}) follows Linux's tcp_westwood.c point by point: one bandwidth sample per RTT, the two-stage 7/8 filter, Reno's halving at the loss and cwnd = ssthresh = BWE·RTT_min when recovery ends (CA_EVENT_COMPLETE_CWR). That law itself gives about x2 here: with a loss every 1/(p·W) round trips and the recovery round delivering only ssthresh, the estimate settles near 30 packets, about 3 Mbit/s. One Linux detail we cannot test on this machine's kernel (it offers no tcp_westwood): ACKs on 4.x's fast path add the whole snd_una jump (westwood_fast_bw) without subtracting the duplicate ACKs already counted, which would raise the estimate if the ACK ending a recovery takes that path",
             num(mean(&cubic) / 1e6),
             crate::verdict::spread(&Summary::given(k_mean, k_sd, k_n), "Mbit/s"),
             num(mean(&w) / 1e6),
@@ -725,7 +725,7 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
             ))
         }
     }));
-    // The slide's two cases at a loss: cwnd/2 when cwnd > BWE·RTT_noLoad (Reno's halving),
+    // The slide's two cases at a loss: max(cwnd/2, BWE·RTT_noLoad) when cwnd > BWE·RTT_noLoad,
     // "no change" when cwnd ≤ BWE·RTT_noLoad. With no queue the window is the transit
     // capacity it fills, so the second case should govern: each loss keeps the window nearer
     // 1 than 1/2, the threshold halfway between the two cases.
@@ -738,8 +738,8 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         Claim::not_comparable(&claim, "no change".into(), "no loss after the first".into(), "the run had no recovery after slow start's to measure")
     } else {
         let lag_rtts = 2.0 * 7.0 + 1.5;
-        Claim::bound(&claim, "no change (1); the other case, cwnd/2", &l.westwood_empty_queue, Bound::AtLeast(0.75), "").because(&format!(
-            "each recovery kept {} of the window on average (mean window {} segments): not 1, because tcp_westwood.c's BWE trails a window that grows a segment per RTT by up to {} RTTs (7 for each of its two 1/8-gain filters, 1.5 for a sample of one RTT's ACKs), so cwnd sits a few segments above BWE·RTT_noLoad at the loss and is set to it (the slide's first case, by those few segments)",
+        Claim::bound(&claim, "no change (1); the other case, max(cwnd/2, BWE·RTT_noLoad)", &l.westwood_empty_queue, Bound::AtLeast(0.75), "").because(&format!(
+            "each recovery kept {} of the window on average (mean window {} segments): not 1, because tcp_westwood.c's BWE trails a window that grows a segment per RTT by up to {} RTTs (7 for each of its two 1/8-gain filters, 1.5 for a sample of one RTT's ACKs), so cwnd sits a few segments above BWE·RTT_noLoad at the loss: the slide's first case applies, and max(cwnd/2, BWE·RTT_noLoad) sets it to BWE·RTT_noLoad, those few segments below — near \"no change\", not the halving",
             num(mean(&l.westwood_empty_queue)),
             num(l.westwood_empty_window),
             num(lag_rtts)
@@ -834,13 +834,52 @@ fn westwood(r: &Results, claims: &mut Vec<Claim>) {
 const COMPOUND_IS_RENO: &str = "on a link with one BDP of buffer our Compound's window follows Reno's within a packet: the standing queue is far above its γ = 30 packets, so its delay window stays at zero and Compound is Reno here (its share against Reno equals Reno's own); the talk's Compound ran on Windows 10 over the same 20 Mbit/s, 200 ms link with a buffer it does not give";
 
 /// Where ours and the talk's BBR part under heavy loss.
-const BBR_WHY: &str = "not found. BBR v1 (Linux 4.15, the talk's Ubuntu 18.04) has no loss response, and ours stays below the (1 − p) ceiling of 38 and 36 Mbit/s, so random loss alone does not take the talk's BBR to 30 and 24 Mbit/s. Nor does the talk's kernel's one known difference under loss: before 5.10 a retransmission's RTT sample, in whole milliseconds from TCP timestamps, could equal min_rtt and postpone PROBE_RTT indefinitely (commit \"tcp: only postpone PROBE_RTT if RTT is < current min_rtt estimate\"), which saves the 2-3 % PROBE_RTT costs and so raises the rate. Not checked: which direction and interval its IO graph counts, its hosts' receive windows (today's Linux is held back by its own for about 0.5 s of Startup, next row), and where its emulator drops";
+const BBR_WHY: &str = "Cause not found. BBR v1 (Linux 4.15, the talk's Ubuntu 18.04) has no loss response, and ours stays below the (1 − p) ceiling of 38 and 36 Mbit/s, so random loss alone does not take the talk's BBR to 30 and 24 Mbit/s. Nor does the talk's kernel's one known difference under loss: before 5.10 a retransmission's RTT sample, in whole milliseconds from TCP timestamps, could equal min_rtt and postpone PROBE_RTT indefinitely (commit \"tcp: only postpone PROBE_RTT if RTT is < current min_rtt estimate\"), which saves the 2-3 % PROBE_RTT costs and so raises the rate. Not checked: which direction and interval its IO graph counts, its hosts' receive windows (today's Linux is held back by its own for about 0.5 s of Startup, next row), and where its emulator drops";
 
 
 /// Why our Westwood+ alone differs from Reno: its first ssthresh.
 const WESTWOOD_START: &str = "after the slow-start overshoot our Westwood+ sets ssthresh to BWE·RTT_min, about a fifth of Reno's 334 packets: its bandwidth estimate, filtered 7/8 old + 1/8 new once per RTT (Linux tcp_westwood.c), follows a rate that doubles every RTT at (1/8)/(1 − 7/16) = 22 % of it, so at the loss it reads about 9 of 40 Mbit/s; the window then climbs back linearly for half a minute with the link part idle and overflows fewer than Reno's. Linux uses the same filter; the talk's \"same as Reno\" is said of its IO graph, not counted";
 
 /// Every claim of the talk our runs cover.
+/// The talk's tests it shows only as IO-graph images, with no figure in its text: each gets a
+/// row that says so, beside what ours gives over the algorithms (the per-algorithm table).
+fn graphs_only(r: &Results, claims: &mut Vec<Claim>) {
+    let range = |f: fn(&Row) -> f64| -> String {
+        let means: Vec<(f64, &str)> = r.rows.iter().map(|(cc, rows)| (rows.iter().map(f).sum::<f64>() / rows.len().max(1) as f64, name(cc))).collect();
+        let lo = means.iter().min_by(|a, b| a.0.total_cmp(&b.0));
+        let hi = means.iter().max_by(|a, b| a.0.total_cmp(&b.0));
+        match (lo, hi) {
+            (Some(lo), Some(hi)) => format!("{} ({}) to {} ({}) over {} algorithms", num(lo.0), lo.1, num(hi.0), hi.1, means.len()),
+            _ => "no runs".into(),
+        }
+    };
+    let images = "the talk shows this test only as Wireshark IO-graph images: no figure of it survives in its text to compare with; ours are in the per-algorithm table";
+    claims.push(Claim::not_comparable(
+        "\"Fairness (5 streams)\" and \"5-stream intra-protocol fairness\" (flowgrind -n 5, 90 s, per algorithm): Jain's index over the second half",
+        "IO graphs only".into(),
+        range(|x| x.jain5),
+        images,
+    ));
+    claims.push(Claim::not_comparable(
+        "\"5-stream fairness with displaced start and different streams length\" (starts 0/10/20/30/40 s, lengths 100/80/60/40/20 s; \"5-stream convergence\" per algorithm): Jain's index while all five run",
+        "IO graphs only".into(),
+        range(|x| x.jain_staggered),
+        images,
+    ));
+    claims.push(Claim::not_comparable(
+        "\"Convergence (1 stream)\": Reno alone, RTT 100 ms, on a link alternating 5 and 2.5 Mbit/s (utilisation)",
+        "IO graph only".into(),
+        r.col("reno", |x| x.variable_utilisation).map_or("not run".into(), |u| format!("Reno {} %", num(100.0 * mean(&u)))),
+        "the talk shows this test only as an IO-graph image and gives no period for the alternation (we alternate every 10 s)",
+    ));
+    claims.push(Claim::not_comparable(
+        "\"Convergence (1 stream)\": Reno alone, RTT 100 ms, 20 Mbit/s constant (reno_20mbit_100ms_convergence_demo.pcapng)",
+        "IO graph only".into(),
+        "not run".into(),
+        "the talk shows only the capture's IO graph (a sawtooth) and no figure; Reno alone on a constant link is the Mathis experiment and the sawtooth laws above",
+    ));
+}
+
 pub fn claims(r: &Results) -> Vec<Claim> {
     let mut c = Vec::new();
     damage(r, &mut c);
@@ -867,6 +906,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     super::flowgrind::claims(&r.flowgrind, &mut c);
     super::recovery_point::claims(&r.recovery_point, &mut c);
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
+    graphs_only(r, &mut c);
     c
 }
 
