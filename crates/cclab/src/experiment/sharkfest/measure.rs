@@ -251,6 +251,19 @@ pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
 }
 
 /// The first flow's retransmissions after `after` seconds, from the time series.
+/// The queueing delay over the run's last `span` seconds: the mean of the flow's smoothed RTT
+/// in the samples there, less the smallest RTT it measured (the path's own, with a packet's
+/// transmission).
+fn queueing_over_last(r: &RunResult, span: f64) -> f64 {
+    let series = &r.series.as_ref().expect("time series").flows;
+    let from = r.summary.sim_time_s - span;
+    let rtts: Vec<f64> = series.iter().filter(|s| s.flow == 0 && s.time > from).filter_map(|s| s.rtt_ms).collect();
+    crate::stats::mean(&rtts) - r.summary.flows[0].rtt_ms.min
+}
+
+/// The span at the end of the run alone over which [`Row::settled_queueing_ms`] is read.
+pub const SETTLED_LAST_S: f64 = 10.0;
+
 fn late_retransmits(r: &RunResult, after: f64) -> f64 {
     let series = &r.series.as_ref().expect("time series").flows;
     let at = |t: f64| series.iter().filter(|s| s.flow == 0 && s.time <= t + 1e-9).last().map_or(0, |s| s.retr);
@@ -279,6 +292,8 @@ pub struct Row {
     /// Data + ACK packets in that run.
     pub wire_packets: f64,
     pub rtt_ms: f64,
+    /// The queueing delay over the last [`SETTLED_LAST_S`] of the run alone (ms).
+    pub settled_queueing_ms: f64,
     pub jain5: f64,
     pub reno_share: f64,
     pub jain_staggered: f64,
@@ -328,6 +343,7 @@ pub fn measure(cc: &str, seed: u64, fast: bool, out: &Path) -> Result<(Row, RunR
         late_retransmits: late_retransmits(&alone, 5.0),
         wire_packets: wire_packets(&alone),
         rtt_ms: alone.summary.flows[0].rtt_ms.mean,
+        settled_queueing_ms: queueing_over_last(&alone, SETTLED_LAST_S),
         jain5: sim::jain_index(&goodput_between(&five, five.summary.sim_time_s / 2.0, five.summary.sim_time_s)),
         reno_share,
         jain_staggered: sim::jain_index(&goodput_between(&conv, s, e)),
