@@ -1373,7 +1373,9 @@ impl SenderCore {
     /// Segment `seq`, never retransmitted, arrived below a later segment already SACKed:
     /// the path reorders (RACK's `reord_seen`), and the reordering degree becomes at least the
     /// distance, `highest SACKed + 1 − seq` segments (Linux `tcp_check_sack_reordering`:
-    /// `reordering = min(⌈(fack − low_seq)/mss⌉, tcp_max_reordering)` when larger).
+    /// `reordering = min(⌈(fack − low_seq)/mss⌉, tcp_max_reordering)` when larger). One
+    /// difference: a segment marked lost but delivered before its retransmission left is not
+    /// counted here, where Linux's `tcp_sacktag_one` counts every segment not retransmitted.
     fn note_reordering(&mut self, seq: u64) {
         self.rack.reord_seen = true;
         self.reordering = self.reordering.max((self.highest_sacked - seq).min(MAX_REORDERING));
