@@ -389,7 +389,8 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // (±1 segment) and delivers more than BBR v1's 4 packets. The talk's flowgrind sample, each column
     // exact: with no RTT sample the first flight times out at RFC 6298's 1 s, to cwnd 1
     // (RFC 5681's loss window), ssthresh 5 (Linux halves cwnd, not the one segment in flight)
-    // and an RTO doubled to 2 s, after one retransmission. Large buffers: Reno's mean RTT over
+    // and an RTO doubled to 2 s (one backoff), after one retransmission, still outstanding, with
+    // the reordering degree at Linux's initial 3. Large buffers: Reno's mean RTT over
     // whole sawtooth cycles is (7/9)(B + BDP)/C within 1 % (the window spends time in
     // proportion to itself between W₂/2 and W₂), its goodput the link's on 1 and 4 BDPs, and a
     // 1 MB transfer finishes sooner on 4 BDPs than on a tenth of one, where slow start overflows.
@@ -454,7 +455,10 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "flowgrind sample: cwnd at the timeout",
         "flowgrind sample: ssthresh at the timeout",
         "flowgrind sample: rto after the timeout",
-        "flowgrind sample: retransmissions by then",
+        "flowgrind sample: retransmissions outstanding after the timeout",
+        "flowgrind sample: retransmissions in all by then",
+        "flowgrind sample: RTO backoffs",
+        "flowgrind sample: the reordering degree",
         "Large buffers \"Actually make things worse",
         "Large buffers \"Doesn't help",
         "Buffers are \"good for ... short-lived connections\"",

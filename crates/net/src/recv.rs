@@ -140,6 +140,9 @@ impl StreamReceiver {
             delivered_bytes: self.reasm.delivered,
             ca_state: None,
             unacked: 0,
+            retrans_out: 0,
+            backoff: 0,
+            reordering: 0,
         });
         self.last_delivered = self.reasm.delivered;
         while self.next_sample <= now {

@@ -247,6 +247,9 @@ impl StreamSender {
             delivered_bytes: delivered,
             ca_state: x.ca_state,
             unacked: x.unacked,
+            retrans_out: x.retrans_out,
+            backoff: x.backoff,
+            reordering: x.reordering,
         });
         self.last_delivered = delivered;
         self.last_retx = c.retransmits;

@@ -78,6 +78,12 @@ pub struct Sample {
     /// TCP's loss-recovery state (Linux's `tcp_ca_state`: open, cwr, recovery, loss).
     pub ca_state: Option<&'static str>,
     pub pacing_rate_bps: Option<f64>,
+    /// Retransmitted segments not yet acknowledged (Linux `retrans_out`).
+    pub retrans_out: u64,
+    /// Timeouts since the last RTT sample (Linux `icsk_backoff`).
+    pub backoff: u32,
+    /// The reordering degree, DupThresh with SACK (Linux `tp->reordering`).
+    pub reordering: u64,
 }
 
 pub enum Endpoint {
@@ -337,6 +343,9 @@ impl Endpoint {
                     state: snap.state,
                     ca_state: Some(sender.recovery_state().name()),
                     pacing_rate_bps: snap.pacing_rate.map(|r| r.bits_per_sec()),
+                    retrans_out: sender.retrans_out(),
+                    backoff: sender.rto_backoff(),
+                    reordering: sender.reordering(),
                 }
             }
             Endpoint::Datagram { sender, .. } => {
@@ -355,6 +364,9 @@ impl Endpoint {
                     state: snap.state,
                     ca_state: None,
                     pacing_rate_bps: snap.pacing_rate.map(|r| r.bits_per_sec()),
+                    retrans_out: 0,
+                    backoff: 0,
+                    reordering: 0,
                 }
             }
         }

@@ -218,6 +218,15 @@ pub struct FlowSample {
     /// `tcpi_unacked`, flowgrind's "uack", `ss -i`'s "unacked"): the window in use, counting
     /// what is SACKed, lost or in flight; 0 for datagram flows.
     pub unacked: u64,
+    /// Retransmitted segments not yet acknowledged (Linux's `tcpi_retrans`, flowgrind's
+    /// "retr"; `retr` above is flowgrind's "tret", every retransmission so far).
+    pub retrans_out: u64,
+    /// Timeouts since the last RTT sample, each doubling the RTO (Linux's `tcpi_backoff`,
+    /// flowgrind's "bkof").
+    pub backoff: u32,
+    /// The path's reordering degree in segments, DupThresh with SACK (Linux's
+    /// `tcpi_reordering`, flowgrind's "reor"; 3 until reordering is seen); 0 for datagram flows.
+    pub reordering: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

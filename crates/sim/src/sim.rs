@@ -574,6 +574,9 @@ impl Simulation {
                 delivered_bytes: delivered,
                 ca_state: smp.ca_state,
                 unacked: smp.unacked,
+                retrans_out: smp.retrans_out,
+                backoff: smp.backoff,
+                reordering: smp.reordering,
             });
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;

@@ -148,6 +148,9 @@ fn sample_row(now: Time, id: usize, info: &TcpInfo, iv: f64, st: &mut State) -> 
         delivered_bytes: info.bytes_acked,
         ca_state: Some(tcpinfo::ca_state(info)),
         unacked: info.unacked as u64,
+        retrans_out: info.retrans as u64,
+        backoff: info.backoff as u32,
+        reordering: info.reordering as u64,
     };
     st.last_sample_sent = info.bytes_sent;
     st.last_sample_acked = info.bytes_acked;

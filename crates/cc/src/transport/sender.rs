@@ -428,6 +428,16 @@ impl SenderCore {
     pub fn rto(&self) -> Time {
         self.rtt.rto()
     }
+    /// Timeouts since the last RTT sample, each doubling the RTO (Linux `icsk_backoff`,
+    /// TCP_INFO's `tcpi_backoff`).
+    pub fn rto_backoff(&self) -> u32 {
+        self.rtt.backoff()
+    }
+    /// The path's reordering degree in segments, DupThresh with SACK (Linux `tp->reordering`,
+    /// TCP_INFO's `tcpi_reordering`).
+    pub fn reordering(&self) -> u64 {
+        self.reordering
+    }
     pub fn snd_una(&self) -> u64 {
         self.snd_una
     }

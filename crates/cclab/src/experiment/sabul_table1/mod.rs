@@ -268,13 +268,17 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         if row.one_interval() {
             let jain: Vec<f64> = rates[k].iter().map(|s| sim::jain_index(s)).collect();
             let what = if k == 0 { "whatever the initial rate" } else { "whatever the RTT" };
-            out.claims.push(Claim::direction(
+            let c = Claim::bound(
                 &format!("row {}: one T, similar rates {what} (Jain's index at least the seed's least even same-T row)", k + 1),
                 &format!("{} Mb/s, Jain {:.3}; \"similar\" down to {similar:.3} (row 5)", join(&row.seed_mbit, 0), sim::jain_index(&row.seed_mbit)),
-                ("Jain's index", &jain),
-                ("the seed's least even same-T row", &vec![similar - 1e-12; jain.len()]),
+                &jain,
+                Bound::AtLeast(similar),
                 "",
-            ));
+            );
+            out.claims.push(c.because(&format!(
+                "the threshold is the seed's own least even row it calls similar; it does not separate \"similar\" from \"depends on T\": the seed's row 2, whose rates it ascribes to T, is more even (Jain {:.3}), so this row says ours are as even as the seed's similar rows, and row 2's orderings below judge T",
+                sim::jain_index(&ROWS[1].seed_mbit)
+            )));
         }
         // Each ordering of the seed's row between neighbours in its ranking.
         let mut order: Vec<usize> = (0..3).collect();

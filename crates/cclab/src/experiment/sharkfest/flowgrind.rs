@@ -3,7 +3,9 @@
 //! Until 0.951 s the sender reads cwnd 10, ssthresh INT_MAX, one segment unacknowledged
 //! (uack 1), no RTT sample (rtt 0.0; rttvar 250.0 is Linux's initial mdev of 1 s shown over
 //! four) and rto 1000.0; in the interval ending at 1.002 s it reads cwnd 1, ssthresh 5, lost
-//! 1, retr 1, rto 2000.0 and ca state "loss".
+//! 1, retr 1 (outstanding) and tret 1 (in all), bkof 1 (one backoff), rto 2000.0 and ca state
+//! "loss"; reor, Linux's reordering degree, reads 3 throughout. Our time series carries the
+//! same columns (`retrans_out`, `retr`, `backoff`, `reordering`).
 //!
 //! Our run takes its conditions from the sample's own columns: one segment to send (uack 1),
 //! a path that returns nothing (the flow's throughput stays 0), no RTT sample from the SYN
@@ -32,15 +34,31 @@ pub struct Line {
     pub ssthresh: Option<f64>,
     pub uack: u64,
     pub lost: u64,
+    /// Retransmissions outstanding (`tcpi_retrans`).
     pub retr: u64,
+    /// Retransmissions so far (`tcpi_total_retrans`).
+    pub tret: u64,
+    /// The reordering degree (`tcpi_reordering`).
+    pub reor: u64,
+    /// Timeouts since the last RTT sample (`tcpi_backoff`).
+    pub bkof: u32,
     pub rto_ms: f64,
     pub ca_state: &'static str,
 }
 
-/// "S 0 0.900 0.951 ... 10 INT_MAX 1 0 0 0 ... 1000.0 open".
-pub const BEFORE: Line = Line { end_s: 0.951, cwnd: 10.0, ssthresh: None, uack: 1, lost: 0, retr: 0, rto_ms: 1000.0, ca_state: "open" };
-/// "S 0 0.951 1.002 ... 1 5 1 0 1 1 1 ... 2000.0 loss".
-pub const AFTER: Line = Line { end_s: 1.002, cwnd: 1.0, ssthresh: Some(5.0), uack: 1, lost: 1, retr: 1, rto_ms: 2000.0, ca_state: "loss" };
+/// How the two lines' numbers map to the header's columns. The header names 13 columns
+/// from cwnd to rto (cwnd ssth uack sack lost retr tret fack reor bkof rtt rtvar rto), but the
+/// talk's text of the line before the timeout holds 14 numbers there and the line after it
+/// 12: a number was added to one and dropped from the other when the slide was turned into
+/// text. Read from the left (cwnd ... tret) and from the right (reor bkof rtt rtvar rto) both
+/// lines agree with each other and with Linux (reor 3, its initial `tcp_reordering`), so that
+/// is how we read them; only fack, between the two ends, is unreadable (and always 0 since
+/// Linux 4.15 removed FACK).
+///
+/// "S 0 0.900 0.951 ... 10 INT_MAX 1 0 0 0 0 0 0 3 0 0.0 250.0 1000.0 open".
+pub const BEFORE: Line = Line { end_s: 0.951, cwnd: 10.0, ssthresh: None, uack: 1, lost: 0, retr: 0, tret: 0, reor: 3, bkof: 0, rto_ms: 1000.0, ca_state: "open" };
+/// "S 0 0.951 1.002 ... 1 5 1 0 1 1 1 3 1 0.0 250.0 2000.0 loss".
+pub const AFTER: Line = Line { end_s: 1.002, cwnd: 1.0, ssthresh: Some(5.0), uack: 1, lost: 1, retr: 1, tret: 1, reor: 3, bkof: 1, rto_ms: 2000.0, ca_state: "loss" };
 
 /// Our sender's samples every 10 ms (flowgrind's `-i` of the demo is 0.05 s).
 const SAMPLE: Time = Time::from_millis(10);
@@ -100,7 +118,16 @@ pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
         "exact: Linux's tcp_reno_ssthresh halves cwnd, 10/2; RFC 5681's eq. (4) would halve FlightSize, max(1/2, 2) = 2",
     ));
     claims.push(exact(format!("flowgrind sample: rto after the timeout, \"2000.0\" ({on})"), f.after.rto_ms, AFTER.rto_ms, "ms", "exact: RFC 6298 §5.5 doubles the RTO"));
-    claims.push(exact(format!("flowgrind sample: retransmissions by then, \"retr 1\" ({on})"), f.after.retr as f64, AFTER.retr as f64, "", "exact: the timeout's one retransmission"));
+    claims.push(exact(format!("flowgrind sample: retransmissions outstanding after the timeout, \"retr 1\" ({on})"), f.after.retrans_out as f64, AFTER.retr as f64, "", "exact: the timeout's one retransmission, not yet acknowledged"));
+    claims.push(exact(format!("flowgrind sample: retransmissions in all by then, \"tret\" 0 → 1 ({on})"), f.after.retr as f64, AFTER.tret as f64, "", "exact: the timeout's one retransmission"));
+    claims.push(exact(format!("flowgrind sample: RTO backoffs, \"bkof\" 0 → 1 ({on})"), f.after.backoff as f64, AFTER.bkof as f64, "", "exact: one timeout and no RTT sample since (RFC 6298 §5.5; Linux icsk_backoff)"));
+    claims.push(exact(
+        format!("flowgrind sample: the reordering degree, \"reor 3\" before and after ({on})"),
+        f.after.reordering as f64,
+        AFTER.reor as f64,
+        "segments",
+        "exact: Linux's initial tp->reordering (sysctl tcp_reordering = 3), RFC 5681's DupThresh; a timeout with fewer than that many segments SACKed leaves it (tcp_enter_loss)",
+    ));
     claims.push(exact(format!("flowgrind sample: segments marked lost by then, \"lost 1\" ({on})"), f.after.lost as f64, AFTER.lost as f64, "", "exact: Linux's tcp_enter_loss marks every outstanding segment lost at the timeout, here the one"));
     claims.push(Claim::not_comparable(
         "flowgrind sample: one segment unacknowledged before and after, \"uack 1\"",
@@ -122,7 +149,7 @@ const LINUX_INITIAL_RTTVAR_MS: f64 = 250.0;
 
 /// The talk's two lines and ours, in flowgrind's columns.
 pub fn table(f: &Flowgrind) -> Table {
-    let mut t = Table::new("the talk's flowgrind sample against ours: the sender's columns before and after its first timeout", &["line", "end (s)", "cwnd", "ssth", "uack", "lost", "retr", "rto (ms)", "ca state"]);
+    let mut t = Table::new("the talk's flowgrind sample against ours: the sender's columns before and after its first timeout", &["line", "end (s)", "cwnd", "ssth", "uack", "lost", "retr", "tret", "reor", "bkof", "rto (ms)", "ca state"]);
     for (what, line, ours) in [("before", &BEFORE, &f.before), ("after", &AFTER, &f.after)] {
         t.row(vec![
             format!("the talk, {what}"),
@@ -132,6 +159,9 @@ pub fn table(f: &Flowgrind) -> Table {
             line.uack.to_string(),
             line.lost.to_string(),
             line.retr.to_string(),
+            line.tret.to_string(),
+            line.reor.to_string(),
+            line.bkof.to_string(),
             num(line.rto_ms),
             line.ca_state.into(),
         ]);
@@ -142,7 +172,10 @@ pub fn table(f: &Flowgrind) -> Table {
             ours.ssthresh.map_or("INT_MAX".into(), num),
             ours.unacked.to_string(),
             ours.lost.to_string(),
+            ours.retrans_out.to_string(),
             ours.retr.to_string(),
+            ours.reordering.to_string(),
+            ours.backoff.to_string(),
             num(ours.rto_ms),
             ours.ca_state.unwrap_or("–").into(),
         ]);

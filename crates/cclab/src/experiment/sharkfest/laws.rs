@@ -567,7 +567,7 @@ mod tests {
             goodput_mbps: 0.0,
             delivered_bytes: 0,
             ca_state: None,
-            unacked: 0,
+            ..FlowSample::default()
         }
     }
 

@@ -161,7 +161,7 @@ fn damage(r: &Results, claims: &mut Vec<Claim>) {
                 }
             }
             None => {
-                let c = Claim::direction(&claim, "almost unnoticeable: at most one (the slow-start overshoot)", ("2", &vec![2.0; events.len()]), (name(d.cc), &events), "episodes");
+                let c = Claim::bound(&claim, "almost unnoticeable: at most one (the slow-start overshoot)", &events, Bound::AtMost(1.0), "episodes");
                 let late = r.col(d.cc, |x| x.late_retransmits).unwrap_or_default();
                 let twice = events.iter().filter(|&&e| e >= 2.0).count();
                 if c.holds() {
@@ -256,7 +256,7 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
         claims.push(if c.holds() { c.because(why) } else { c.because(&format!("{why}; on the seeds where it did not, why is not traced")) });
     }
     if let Some(n) = r.col("newreno", |x| x.goodput_1pct / 1e6) {
-        claims.push(Claim::direction("NewReno at 1 % loss (\"With 1% loss in this link it can't go faster than 3Mbps\", a 100 ms link)", "below 3 Mbit/s", ("3 Mbit/s", &vec![3.0; n.len()]), ("NewReno", &n), "Mbit/s"));
+        claims.push(Claim::bound("NewReno at 1 % loss (\"With 1% loss in this link it can't go faster than 3Mbps\", a 100 ms link)", "at most 3 Mbit/s", &n, Bound::AtMost(3.0), "Mbit/s"));
     }
 }
 
@@ -900,6 +900,17 @@ fn graphs_only(r: &Results, claims: &mut Vec<Claim>) {
     ));
 }
 
+/// The talk's emulator dialog (slide "Software 1 - NEWT"): what of it the tests' link takes.
+fn emulator(claims: &mut Vec<Claim>) {
+    let t = TESTBED;
+    claims.push(Claim::not_comparable(
+        "The emulator (NEWT, LINK_1 upstream: \"Latency Type: FIXED_LATENCY\", \"Latency 50 ms\", \"Bandwidth: 300,000 kbps\", \"Queue Type: NO_QUEUE\")",
+        "50 ms one way, 300 Mbit/s, no queue".into(),
+        format!("{} ms RTT (half each way), {} Mbit/s, one BDP ({} packets) of drop-tail buffer", t.rtt_ms, num(t.mbps), num(t.bdp_segments().round())),
+        "the screenshot shows the emulator's dialog, not one test's settings: its 50 ms each way is the tests' 100 ms RTT (\"NewReno on 40Mbps_100ms link\", \"RENO, RTT 100ms\"), which ours takes; its 300 Mbit/s and its lack of a queue are not the tests' link: they run at 40 Mbit/s (\"24Mbit out of 40\") and count buffer overflows, which need a queue that fills. The talk never gives that queue's size; ours is one BDP",
+    ));
+}
+
 pub fn claims(r: &Results) -> Vec<Claim> {
     let mut c = Vec::new();
     damage(r, &mut c);
@@ -927,6 +938,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     super::recovery_point::claims(&r.recovery_point, &mut c);
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
     graphs_only(r, &mut c);
+    emulator(&mut c);
     c
 }
 
