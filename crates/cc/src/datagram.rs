@@ -122,6 +122,22 @@ pub trait DatagramSender {
     fn end_stream(&mut self);
 }
 
+/// The periodic re-reports a receiver sent: how many, and the time since each number's
+/// previous report summed over them (its mean is the re-report interval, seed 001's "every
+/// 1.5 * RTT").
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReReports {
+    pub count: u64,
+    pub gap_sum: Time,
+}
+
+impl ReReports {
+    /// The mean time between two reports of one missing number; `None` without re-reports.
+    pub fn mean_interval(&self) -> Option<Time> {
+        (self.count > 0).then(|| Time(self.gap_sum.0 / self.count))
+    }
+}
+
 /// The receiving half of a datagram transport.
 pub trait DatagramReceiver {
     /// A data packet arrived; feedback to send at once goes into `out`.
@@ -131,4 +147,8 @@ pub trait DatagramReceiver {
     fn on_timer(&mut self, now: Time, out: &mut Vec<CtrlMsg>);
     /// Distinct packets received (duplicates excluded).
     fn packets_received(&self) -> u64;
+    /// The periodic loss re-reports sent (SABUL's ERR timer); none for protocols without.
+    fn rereports(&self) -> ReReports {
+        ReReports::default()
+    }
 }

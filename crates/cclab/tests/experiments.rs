@@ -181,6 +181,13 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     assert_eq!(verdict("trial 1 (none): Reno's standard deviation"), "does not hold");
     // Its own reading of trial 6, checked on its own runs (Welch, p ≈ 0.42: see `columns`).
     assert_eq!(verdict("trial 6: mVegas above Vegas significantly with the outlier"), "does not hold");
+    // "After enough (usually 2) packets": Vegas and mVegas act on their delay rule from the
+    // third RTT sample of a round, as Linux's cntRTT <= 2 → Reno, so the seed's 2 does not hold.
+    for name in ["Vegas", "mVegas"] {
+        let row = verdicts.iter().find(|r| r[0].starts_with(&format!("{name}: acts on its delay rule once"))).expect("the samples row");
+        assert_eq!((row[2].as_str(), row[4].as_str()), ("3 samples", "does not hold"), "{row:?}");
+        assert!(row[5].contains("cntRTT <= 2"), "{row:?}");
+    }
     vegas_trials_probes_exclude_stalls(dir.path());
 }
 
@@ -279,6 +286,12 @@ fn sabul_table1_same_interval_rows_are_fair() {
         let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: the swings are the implementation's"))).expect("the swing row");
         assert_eq!(c[4], "holds", "{c:?}");
     }
+    // The receiver's ERRs "periodically every 1.5 * RTT": where numbers stay missing past
+    // RTT_est (rows 3-5, RTTs of 23-58 ms), each flow's mean interval between two reports of
+    // one number lies above RTT_est = 1.5·RTT and at most one 20 ms ERR tick beyond it.
+    let every: Vec<_> = v.iter().filter(|c| c[0].contains("re-reports a missing packet every 1.5·RTT") && c[0].contains(" ms): ")).collect();
+    assert_eq!(every.len(), 9, "three flows on each of rows 3-5");
+    assert!(every.iter().all(|c| c[4] == "holds"), "{every:?}");
     // "SABUL can utilize network bandwidth efficiently": on rows 1-3 and 5 our flows fill the
     // link at least as well as the seed's totals over a gigabit (the strictest reading).
     for k in [1, 2, 3, 5] {
@@ -450,6 +463,7 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Above its loss target BBR v2 backs off",
         "BBR v1's \"RTT probe is too aggressive\"",
         "BBRv3's ProbeRTT window: half the BDP",
+        "Vegas: \"Switch to Reno if there are not enough RTT samples\"",
         "flowgrind sample: rto before any RTT sample",
         "flowgrind sample: the first timeout",
         "flowgrind sample: cwnd at the timeout",

@@ -54,6 +54,8 @@ pub struct FlowCounters {
     pub rate_intervals: u64,
     pub intervals_errs_exceed_sent: u64,
     pub packets_logged_unsent: u64,
+    /// The receiver's periodic loss re-reports (SABUL's ERR timer); none for TCP.
+    pub rereports: cc::datagram::ReReports,
     /// The most retransmissions TCP's fast recovery sent in one round trip; 0 for datagram
     /// protocols.
     pub recovery_retransmits_max_per_round: u64,
@@ -290,6 +292,7 @@ impl Endpoint {
                     rate_intervals: 0,
                     intervals_errs_exceed_sent: 0,
                     packets_logged_unsent: 0,
+                    rereports: Default::default(),
                     recovery_retransmits_max_per_round: s.recovery_rounds.max_per_round,
                 }
             }
@@ -311,6 +314,7 @@ impl Endpoint {
                     rate_intervals: s.rate_intervals,
                     intervals_errs_exceed_sent: s.intervals_errs_exceed_sent,
                     packets_logged_unsent: s.packets_logged_unsent,
+                    rereports: receiver.rereports(),
                     recovery_retransmits_max_per_round: 0,
                 }
             }

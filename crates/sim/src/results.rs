@@ -79,6 +79,14 @@ pub struct FlowSummary {
     /// Packets those intervals logged as sent beyond the ones really sent.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub packets_logged_unsent: u64,
+    /// The receiver's periodic re-reports of missing numbers (SABUL's ERR timer: seed 001's
+    /// "periodically every 1.5 * RTT"), one per number re-sent; absent, and zero, for TCP and
+    /// for protocols without them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub loss_rereports: u64,
+    /// Their mean interval since the number's previous report, ms; absent without re-reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rereport_interval_ms: Option<f64>,
     /// The most retransmissions TCP's fast recovery sent in one round trip: several with SACK,
     /// one per partial ACK without it (seed 003: "more than one packet per RTT during fast
     /// recovery"); absent, and zero, where fast recovery never retransmitted.
@@ -310,6 +318,8 @@ impl RunResult {
                     rate_intervals: st.rate_intervals,
                     intervals_errs_exceed_sent: st.intervals_errs_exceed_sent,
                     packets_logged_unsent: st.packets_logged_unsent,
+                    loss_rereports: st.rereports.count,
+                    rereport_interval_ms: st.rereports.mean_interval().map(|t| t.as_millis_f64()),
                     recovery_retransmits_max_per_round: st.recovery_retransmits_max_per_round,
                 }
             })

@@ -8,7 +8,7 @@
 //!   was last reported, so that periodic re-reports (SABUL's ERR timer; UDT ≤ 4.8's NAK timer)
 //!   can skip numbers reported less than a hold-off ago. Its first entry is the ACK point.
 
-use crate::datagram::CtrlMsg;
+use crate::datagram::{CtrlMsg, ReReports};
 use crate::units::Time;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -58,6 +58,8 @@ impl SendLossList {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecvLossList {
     last_report: BTreeMap<u64, Time>,
+    /// The re-reports [`RecvLossList::take_due`] has handed out.
+    pub rereports: ReReports,
 }
 
 impl RecvLossList {
@@ -94,6 +96,8 @@ impl RecvLossList {
         let mut due = Vec::new();
         for (&seq, stamp) in self.last_report.iter_mut() {
             if now - *stamp > holdoff {
+                self.rereports.count += 1;
+                self.rereports.gap_sum += now - *stamp;
                 *stamp = now;
                 due.push(seq);
             }
@@ -135,6 +139,10 @@ mod tests {
         assert!(l.remove(10));
         assert_eq!(l.first(), Some(11));
         assert_eq!(l.take_due(Time::from_millis(61), Time::from_millis(20)), vec![11, 20]);
+        // Four re-reports, one per number re-sent: 10 and 11 at 40 ms (first reported at 0),
+        // 11 at 61 ms (last at 40) and 20 at 61 ms (at 30): gaps 40 + 40 + 21 + 31 = 132 ms.
+        assert_eq!(l.rereports, ReReports { count: 4, gap_sum: Time::from_millis(132) });
+        assert_eq!(l.rereports.mean_interval(), Some(Time::from_millis(33)));
         let mut out = Vec::new();
         push_loss_reports(&mut out, &[1, 2, 3, 4, 5], 2);
         assert_eq!(out.len(), 3);

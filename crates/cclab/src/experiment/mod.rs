@@ -16,6 +16,7 @@ mod sackexp;
 mod sharkfest;
 mod startup;
 mod twin;
+mod vegas_samples;
 mod vegas_trials;
 mod write;
 

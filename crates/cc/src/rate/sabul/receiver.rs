@@ -17,7 +17,7 @@
 use crate::rate::loss_list::push_loss_reports;
 use crate::rate::recv_state::{Arrival, OwdRtt, RecvState};
 use crate::rate::timer::{earliest, Periodic};
-use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival};
+use crate::datagram::{CtrlMsg, DatagramReceiver, DgArrival, ReReports};
 use crate::units::Time;
 
 /// The receiver's constants, taken from the [`SabulConfig`](crate::rate::sabul::SabulConfig).
@@ -125,6 +125,10 @@ impl DatagramReceiver for SabulReceiver {
 
     fn packets_received(&self) -> u64 {
         self.recv.packets_received()
+    }
+
+    fn rereports(&self) -> ReReports {
+        self.recv.losses.rereports
     }
 }
 

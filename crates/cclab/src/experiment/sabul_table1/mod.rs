@@ -49,12 +49,17 @@
 //! The conclusion's "SABUL can utilize network bandwidth efficiently" is judged row by row:
 //! our three flows' utilisation of the link against the seed's total over a gigabit, the
 //! strictest reading of figures given without a capacity ([`efficiency`]).
+//!
+//! The receiver's periodic ERRs, "every 1.5 * RTT" (§2 (4)), are timed in the main runs: each
+//! flow's mean interval between two reports of one missing number, against `RTT_est` and the
+//! code's 20 ms ERR tick ([`err_interval`]).
 
 mod mimd;
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Panel, Series, Style, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
+use crate::table::num;
 use crate::verdict::Bound;
 use crate::UserError;
 use cc::protocols::DatagramConfig;
@@ -73,7 +78,8 @@ the three get similar average rates whatever their RTTs and initial rates; with 
 the shortest interval takes the most. We run `sabul` (the papers' Gen-B law) on a 1 Gbit/s \
 drop-tail bottleneck with one BDP of buffer (the seed's three flows add up to about 960 Mb/s), \
 each flow starting at its initial rate (IPT = 1500·8/rate µs), over several seeds; the seed's \
-orderings are judged on every seed, its 'similar' against its own least even row. Every row runs \
+orderings are judged on every seed, its 'similar' against its own least even row. The receiver's periodic ERRs \
+('every 1.5 * RTT'): each flow's mean time between two reports of one missing number. Every row runs \
 again as sabul-2003, the 2003 code's bookkeeping, whose ERR count is set against the packets really \
 lost (the seed: re-reports 'can double the apparent error rate'), with the intervals where its ERRs outnumber the packets sent \
 (loss rate set to one, a logged rate above the one sent); and each row's utilisation against the seed's total over a gigabit \
@@ -182,6 +188,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let mut utilisation: Vec<Vec<f64>> = vec![Vec::new(); ROWS.len()];
     let mut below_90: Vec<Vec<f64>> = vec![Vec::new(); ROWS.len()];
     let mut lose_together: Vec<Vec<f64>> = vec![Vec::new(); ROWS.len()];
+    // rereports[row][seed] = each flow's mean interval between two reports of one number.
+    let mut rereports: Vec<Vec<Vec<Option<f64>>>> = vec![Vec::new(); ROWS.len()];
     // Per seed: the raising intervals of the one-T rows (the MI law), and row 5's falls.
     let mut raising: Vec<Vec<(f64, f64)>> = vec![Vec::new(); seeds as usize];
     let mut row5_falls: Vec<Vec<mimd::Fall>> = Vec::new();
@@ -201,6 +209,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             paper_counts[k].push(ErrCount::of(&r));
             in_phase[k].push(in_phase_correlation(&r));
             lose_together[k].push(loss_correlation(&r));
+            rereports[k].push(r.summary.flows.iter().map(|f| f.rereport_interval_ms).collect());
             utilisation[k].push(r.summary.link.utilization);
             below_90[k].push(share_below_90(&r));
             if row.one_interval() && row.t_ms[0] == SAMPLE_MS {
@@ -255,6 +264,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     out.tables.push(laws);
 
+    out.claims.extend(ROWS.iter().zip(&rereports).enumerate().flat_map(|(k, (row, r))| err_interval(k, row, r)));
     let (err_table, err_claims) = err_count(opts, secs, seeds, &paper_counts)?;
     out.tables.push(err_table);
     out.notes.push(lan_note());
@@ -726,6 +736,48 @@ fn loss_one(k: usize, code: &[ErrCount], unfrozen: &[ErrCount]) -> Claim {
             format!("there are {thawed:.1} per run, so the freeze is not their only cause")
         }
     ))
+}
+
+/// Seed 001 §2 (4): the receiver sends ERRs "(ii) periodically every 1.5 * RTT second". Our
+/// receiver re-sends a missing number once it was last reported more than `RTT_est` ago,
+/// checked on the code's ERR tick (spec §1.2: `RTT_est` = 1.5·RTT above 20 ms, else 20 ms;
+/// the tick every 20 ms). A number first reported between two ticks is re-sent at the first
+/// tick past `RTT_est`, later ones a whole number of ticks apart, so every interval lies in
+/// (`RTT_est`, `RTT_est` + one tick]: that is the band, per flow, its mean interval per seed.
+/// Where no number stays missing past `RTT_est` (the LAN rows, whose repairs take well under
+/// a millisecond) there is nothing to time.
+fn err_interval(k: usize, row: &Row, per_seed: &[Vec<Option<f64>>]) -> Vec<Claim> {
+    let params = SabulConfig::default().receiver_params();
+    let tick = params.err.as_secs_f64() * 1e3;
+    let mut claims = Vec::new();
+    for (i, &rtt) in row.rtt_ms.iter().enumerate() {
+        let claim = format!("row {}, {} (RTT {rtt} ms): the receiver re-reports a missing packet every 1.5·RTT (\"periodically every 1.5 * RTT second\"): the mean time between two ERRs listing one number", k + 1, row.hosts[i]);
+        let est = rtt_est_ms(rtt);
+        let seed = format!("1.5·RTT = {} ms", num(1.5 * rtt));
+        let ours: Vec<f64> = per_seed.iter().filter_map(|s| s.get(i).copied().flatten()).collect();
+        if ours.len() < per_seed.len() {
+            continue;
+        }
+        let mut c = Claim::band(
+            &claim,
+            &ours,
+            (est, est + tick),
+            "ms",
+            &format!("RTT_est = {} ms, re-sent on the code's {} ms ERR tick: every interval lies above RTT_est and at most a tick beyond it", num(est), num(tick)),
+        );
+        c.seed = seed;
+        claims.push(c);
+    }
+    if claims.is_empty() {
+        let est = row.rtt_ms.iter().map(|&r| rtt_est_ms(r)).fold(0.0, f64::max);
+        claims.push(Claim::not_comparable(
+            &format!("row {}: the receiver re-reports a missing packet every 1.5·RTT (\"periodically every 1.5 * RTT second\")", k + 1),
+            format!("1.5·RTT = {} ms", join(&row.rtt_ms.map(|r| 1.5 * r), 2)),
+            "no flow re-reported on every seed".into(),
+            &format!("nothing to time: no number stayed missing past RTT_est, {} ms (the code's 20 ms floor, which the seed's 1.5·RTT leaves out), as the repairs come within about an RTT ({} ms)", num(est), join(&row.rtt_ms, 1)),
+        ));
+    }
+    claims
 }
 
 /// The note on the rows with no ERR verdict.

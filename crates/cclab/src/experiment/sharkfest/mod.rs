@@ -44,6 +44,7 @@ And the talk's BBR v2 slides, BBR v1 against BBRv3: five flows of CUBIC, BBR v1 
 BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
 And CUBIC's TCP friendly region (one CUBIC flow, with it and without, against one Reno flow on 10 Mbit/s, 10 ms, 90 s) and fast convergence (two CUBIC flows on the testbed, the second joining at 20 s: the first's share over the next 30 s, with it and without). \
 And the talk's flowgrind sample: Reno with one segment to send, no RTT sample and a path that returns nothing, read every 10 ms through its first timeout. \
+And Vegas's \"Switch to Reno if there are not enough RTT samples\": the controller alone, fed rounds of k RTT samples showing a queue. \
 And NewReno's recovery point: Reno and NewReno alone on the testbed for 120 s without SACK under bursts of losses (Gilbert-Elliott, bursts of four packets, half lost). The talk's figures are printed beside ours where it gives them.";
 
 /// Seeds per test: the friendliness share varies from run to run as much on the kernel (six

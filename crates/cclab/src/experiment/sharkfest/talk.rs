@@ -939,6 +939,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
     graphs_only(r, &mut c);
     emulator(&mut c);
+    c.push(crate::experiment::vegas_samples::talk_claim());
     c
 }
 

@@ -39,7 +39,8 @@ loss act on the return path. We model two guests 0.1 ms apart whose scheduling d
 (published VM-to-VM latency: tens of microseconds, hundreds under contention), Linux's receiver (delayed ACKs), \
 txqueuelen 1000 and netem on the return path. Two parameters are fitted, not taken from evidence: the link rate \
 (300.4 Mbit/s, from trial 1's Reno) and the receive window (142.8 kB, from trial 3's Reno), so those two cells are \
-marked fitted. Trial 2's delay was lost from the seed's text; we assume 1 ms.";
+marked fitted. Trial 2's delay was lost from the seed's text; we assume 1 ms. How many RTT samples a round needs \
+before Vegas and mVegas act on their delay rule (\"usually 2\") is probed on the controller alone, fed rounds of k samples.";
 
 const ALGOS: [(&str, &str); 3] = [("reno", "Reno"), ("vegas", "Vegas"), ("mvegas", "mVegas")];
 
@@ -153,6 +154,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.push(fitted_noise::table(fitted_noise, &noise_checks));
     out.claims = claims(&all, noise_us, &sweep, &probes, &mut out.notes)?;
     out.claims.extend(jump::claims(&jump::run(runs, opts)?));
+    out.claims.extend(super::vegas_samples::seed_claims());
     out.claims.extend(compete::claims(opts, runs as u64)?);
     out.claims.extend(test_length::claims(opts, runs as u64)?);
     let (backlog_table, backlog_claims) = backlog::claims(opts, runs as u64)?;

@@ -1,0 +1,190 @@
+//! How many RTT samples a round needs before Vegas acts on its delay rule: seed 004's "after
+//! enough (usually 2) packets have been acknowledged that the algorithm may be confident
+//! round-trip times are not the result of a delayed packet", and the talk's (seed 002) "Switch
+//! to Reno if there are not enough RTT samples". Linux's `tcp_vegas_cong_avoid` behaves as Reno
+//! while the round has two samples or fewer (`cntRTT <= 2`), so it acts from the third.
+//!
+//! Probed on the controller alone (it is sans-I/O): Vegas in slow start with a window of
+//! [`WINDOW`] segments on a base RTT of [`BASE_RTT_MS`] ms is fed one round of ACKs, one per
+//! segment, with every RTT sample at the base; then a round in which `k` ACKs carry a sample,
+//! at [`QUEUED_RTT_MS`] ms (a queue of a whole window, far above γ = 1 and
+//! β = 4 segments); then the next round's first ACK, where Vegas judges the round before. Its
+//! delay rule leaves slow start for `target + 1 = cwnd·base/rtt + 1`, about half the window
+//! (mVegas, out of slow start after the first round, takes one segment off); Reno's rule, which
+//! never shrinks the window on an ACK without loss, keeps growing it. So the window after that
+//! ACK over the window at the end of the probed round is below 1 exactly where the delay rule
+//! acted, and the threshold is the smallest `k` at which it is.
+
+use crate::experiment::Claim;
+use crate::table::num;
+use crate::verdict::Bound;
+use cc::controller::{CcInit, CongestionControl, Ctx, EventLog, Feedback, RttStats};
+use cc::rng::component_rng;
+use cc::{display_name, CcConfig, Time};
+
+/// The window the probe starts from, segments.
+pub const WINDOW: u64 = 20;
+pub const BASE_RTT_MS: u64 = 100;
+/// Twice the base: a queue of a whole window.
+pub const QUEUED_RTT_MS: u64 = 200;
+const MSS: u64 = 1448;
+/// The most samples probed in one round: the second window (slow start doubles it) but the
+/// ACK that ends the round before.
+const MAX_SAMPLES: u32 = 2 * WINDOW as u32 - 1;
+
+/// What the probe found for one algorithm of the Vegas family.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Probe {
+    /// For each `k` from 1, the window after the judging ACK over the window before it.
+    pub ratio: Vec<f64>,
+}
+
+impl Probe {
+    /// The fewest samples on which the delay rule acted; `None` if it never did.
+    pub fn acts_from(&self) -> Option<u32> {
+        self.ratio.iter().position(|&r| r < 1.0).map(|i| i as u32 + 1)
+    }
+}
+
+/// Probes `name` (vegas, mvegas, ...) with 1 to [`MAX_SAMPLES`] samples in the judged round.
+pub fn probe(name: &str) -> Result<Probe, String> {
+    let cfg = CcConfig::from_name(name)?;
+    let ratio = (1..=MAX_SAMPLES).map(|k| judged_round(&cfg, k)).collect();
+    Ok(Probe { ratio })
+}
+
+/// Feeds the three rounds the module doc describes; the window after the judging ACK over the
+/// window at the end of the probed round.
+fn judged_round(cfg: &CcConfig, k: u32) -> f64 {
+    let mut cc = cfg.build(CcInit { mss: MSS, initial_cwnd: WINDOW * MSS });
+    let mut d = Driver { now: Time::ZERO, delivered: 0, rng: component_rng(1, 1), events: EventLog::disabled() };
+    let base = Time::from_millis(BASE_RTT_MS);
+    let queued = Time::from_millis(QUEUED_RTT_MS);
+    let first = d.round(&mut cc, base, |_| Some(base), 0);
+    // The round's first ACK ends the round before, and Vegas (as Linux, whose pkts_acked hook
+    // runs before cong_avoid) counts its sample there: it carries the base RTT, and the next
+    // `k` ACKs the judged round's samples.
+    let second = d.round(&mut cc, queued, |j| if j == 0 { Some(base) } else { (j <= k as u64).then_some(queued) }, first);
+    let before = cc.control().cwnd.unwrap_or(0) as f64;
+    d.ack(&mut cc, None, second);
+    cc.control().cwnd.unwrap_or(0) as f64 / before.max(1.0)
+}
+
+struct Driver {
+    now: Time,
+    delivered: u64,
+    rng: cc::rng::CcRng,
+    events: EventLog,
+}
+
+impl Driver {
+    /// One round trip of `rtt`: the window acknowledged a segment at a time, the `j`-th ACK
+    /// with RTT sample `sample(j)`. Every segment ACKed was sent once the previous
+    /// round's first ACK had arrived: its `prior_delivered` is `sent_after`, the delivery
+    /// count then. Returns this round's count after its first ACK, for the next.
+    fn round(&mut self, cc: &mut cc::Cc, rtt: Time, sample: impl Fn(u64) -> Option<Time>, sent_after: u64) -> u64 {
+        let n = cc.control().cwnd.unwrap_or(MSS) / MSS;
+        let mut first = self.delivered;
+        for j in 0..n {
+            self.now += Time(rtt.as_nanos() / n.max(1));
+            self.ack(cc, sample(j), sent_after);
+            if j == 0 {
+                first = self.delivered;
+            }
+        }
+        first
+    }
+
+    fn ack(&mut self, cc: &mut cc::Cc, rtt: Option<Time>, prior_delivered: u64) {
+        self.delivered += MSS;
+        let mut fb = Feedback::default();
+        fb.acked_bytes = MSS;
+        fb.acked_packets = 1;
+        fb.rtt_sample = rtt;
+        fb.prior_delivered = prior_delivered;
+        fb.delivered = self.delivered;
+        fb.prior_in_flight = cc.control().cwnd.unwrap_or(0);
+        let stats = RttStats { srtt: rtt, rttvar: Time::ZERO, min_rtt: Some(Time::from_millis(BASE_RTT_MS)), latest: rtt };
+        let mut ctx = Ctx { now: self.now, rtt: stats, mss: MSS, bytes_in_flight: fb.prior_in_flight, paced: false, rng: &mut self.rng, events: &mut self.events };
+        cc.on_feedback(&fb, &mut ctx);
+    }
+}
+
+/// How the probe was run, for the claims.
+const HOW: &str = "the controller alone, fed a round of k RTT samples showing a queue of a whole window";
+
+/// The window ratios at one to four samples, as text.
+fn ratios(p: &Probe) -> String {
+    p.ratio.iter().take(4).enumerate().map(|(i, r)| format!("{} samples: {}", i + 1, num(*r))).collect::<Vec<_>>().join(", ")
+}
+
+/// Seed 004's "enough (usually 2) packets", for Vegas and the seed's mVegas.
+pub fn seed_claims() -> Vec<Claim> {
+    ["vegas", "mvegas"]
+        .into_iter()
+        .map(|name| {
+            let claim = format!(
+                "{}: acts on its delay rule once \"enough (usually 2) packets have been acknowledged\": the fewest RTT samples in a round it acts on ({HOW})",
+                display_name(name)
+            );
+            match probe(name) {
+                Ok(p) => match p.acts_from() {
+                    Some(k) => {
+                        let c = Claim::value(&claim, k as f64, 2.0, "samples", 0.0, "exact: a count");
+                        if c.holds() {
+                            c
+                        } else {
+                            c.because(&format!(
+                                "Linux's tcp_vegas.c, whose Vegas the seed modified and ours follows, behaves as Reno while a round has two RTT samples or fewer (cntRTT <= 2) and acts from the third; window after the judged round over before ({}; ½ is the delay rule's cut, 1 or more Reno's growth). The seed's \"usually 2\" is the largest count that still falls back, or counts packets where Linux counts samples; its text does not say which",
+                                ratios(&p)
+                            ))
+                        }
+                    }
+                    None => Claim::not_comparable(&claim, "2 samples".into(), "never acted".into(), &format!("the delay rule never acted with up to {MAX_SAMPLES} samples ({})", ratios(&p))),
+                },
+                Err(e) => Claim::not_comparable(&claim, "2 samples".into(), "not probed".into(), &e),
+            }
+        })
+        .collect()
+}
+
+/// The talk's "Switch to Reno if there are not enough RTT samples" (Vegas's fifth rule).
+pub fn talk_claim() -> Claim {
+    let claim = format!("Vegas: \"Switch to Reno if there are not enough RTT samples\": with one or two samples in a round its window keeps Reno's (here slow start's) growth where its delay rule would cut it to about half: window after the judged round over before ({HOW})");
+    match probe("vegas") {
+        Ok(p) => {
+            let mut c = Claim::bound(&claim, "Reno's rule: the window does not shrink (≥ 1)", &p.ratio[..2], Bound::AtLeast(1.0), "");
+            c.ours = ratios(&p);
+            c.test = "≥ 1 with one and with two samples".into();
+            c.because(&format!(
+                "from {} samples the delay rule acts (Linux's cntRTT <= 2 falls back to Reno)",
+                p.acts_from().map_or("no number of".into(), |k| k.to_string())
+            ))
+        }
+        Err(e) => Claim::not_comparable(&claim, "Reno below enough samples".into(), "not probed".into(), &e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Linux's rule, `cntRTT <= 2` → Reno: one and two samples keep slow start's growth, three
+    /// take the window of 40 segments to at most target + 1 = 40·100/200 + 1 = 21.
+    #[test]
+    fn vegas_acts_from_the_third_sample() {
+        let p = probe("vegas").unwrap();
+        assert_eq!(p.acts_from(), Some(3), "{:?}", p.ratio);
+        assert!(p.ratio[..2].iter().all(|&r| r >= 1.0), "{:?}", p.ratio);
+        assert!(p.ratio[2..].iter().all(|&r| r <= 21.0 / 40.0), "{:?}", p.ratio);
+    }
+
+    /// mVegas shares the rule; out of slow start after the first round, its delay rule at a
+    /// backlog above β takes one segment off the 40: 39/40.
+    #[test]
+    fn mvegas_acts_from_the_third_sample_by_one_segment() {
+        let p = probe("mvegas").unwrap();
+        assert_eq!(p.acts_from(), Some(3), "{:?}", p.ratio);
+        assert!((p.ratio[2] - 39.0 / 40.0).abs() < 1e-9, "{:?}", p.ratio);
+    }
+}
