@@ -322,6 +322,19 @@ impl Claim {
         c
     }
 
+    /// Several of the seed's claims at once, under one setting: holds when every part does.
+    /// `parts` are the parts' claims, each named by a short label; `ours` lists each part's
+    /// verdict and figure.
+    pub fn all_of(claim: &str, seed: &str, parts: &[(String, Claim)]) -> Claim {
+        if parts.is_empty() {
+            return Claim::not_comparable(claim, seed.into(), "no parts".into(), "none of the parts could be run");
+        }
+        let held = parts.iter().filter(|(_, c)| c.holds()).count();
+        let ours = parts.iter().map(|(label, c)| format!("{label}: {} ({})", c.verdict.label(), c.ours)).collect::<Vec<_>>().join("; ");
+        let verdict = if held == parts.len() { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} do", parts.len()), verdict)
+    }
+
     /// The cause we found for a difference (or, for a claim that holds, what it rests on).
     pub fn because(mut self, why: &str) -> Claim {
         self.why = why.to_string();
@@ -414,6 +427,19 @@ pub fn claims_table(claims: &[Claim]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A conjunction holds only when every part does; ours names each part's verdict.
+    #[test]
+    fn all_of_holds_only_when_every_part_holds() {
+        let kept = Claim::bound("a", "≥ 1", &[2.0], Bound::AtLeast(1.0), "");
+        let broken = Claim::bound("b", "≥ 1", &[0.5], Bound::AtLeast(1.0), "");
+        let both = Claim::all_of("x", "a and b", &[("a".into(), kept.clone()), ("b".into(), broken)]);
+        assert_eq!(both.verdict, Verdict::DoesNotHold);
+        assert!(both.ours.starts_with("a: holds (2; kept); b: does not hold (0.5; not kept)"), "{}", both.ours);
+        assert_eq!(both.test, "every part holds: 1 of 2 do");
+        assert!(Claim::all_of("x", "a twice", &[("a".into(), kept.clone()), ("a".into(), kept)]).holds());
+        assert_eq!(Claim::all_of("x", "nothing", &[]).verdict, Verdict::NotComparable);
+    }
 
     /// Welch's test on 1, 2, 3 against 4, 5, 6: means 2 and 5, both sd 1, se² = 2/3, t = 3.674
     /// on 4 degrees of freedom, p = 0.021: "they differ" holds and "they do not" does not.

@@ -279,6 +279,11 @@ fn sabul_table1_same_interval_rows_are_fair() {
     for r in &errs[..2] {
         assert!(r[9].starts_with("0 of "), "row {}: {}", r[0], r[9]);
     }
+    // §3's two observations under one setting of the 2003 code's freeze (of one T, off, of its
+    // own 10 ms): each row is judged, and one that does not hold says why.
+    let both: Vec<_> = v.iter().filter(|c| c[0].contains("both of §3's observations at once")).collect();
+    assert_eq!(both.len(), 3, "{both:?}");
+    assert!(both.iter().all(|c| c[4] == "holds" || c[5].contains("opposite things of the freeze")), "{both:?}");
     // "Not really a defect of the SABUL congestion control algorithm": the 2003 code freezes
     // the sender for a whole T (200 ms or more, at least one sample) after an epoch's first
     // decrease, a swing to nothing the law alone never makes, so its rate swings more on every row.

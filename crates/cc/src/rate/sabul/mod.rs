@@ -31,7 +31,7 @@
 //!   sets LastDecSeq to the largest number sent. With `freeze` (the 2003 code's sending side,
 //!   spec §1.3; not part of Gen-B, so off for `sabul` and on for `sabul-2003`), the first
 //!   ERR-driven decrease of an epoch **freezes** the sender: the next inter-packet wait is
-//!   `T + IPT` instead of IPT. The code sets the freeze in its ERR handler, where Gen-C's
+//!   `T + IPT` instead of IPT (`freeze_ms`, when set, in place of T). The code sets the freeze in its ERR handler, where Gen-C's
 //!   epoch-opening cut is; Gen-B's ERR-driven decrease is the `+b` after more than V ERRs.
 //! - **EXP**: no ACK or ERR for 1 s (SYNs do not count) puts every unacknowledged number on
 //!   the loss list; the rate is unchanged.
@@ -111,6 +111,9 @@ impl crate::check::Validate for SabulConfig {
             within(name, ms, 1..=3_600_000)?;
         }
         within("rtt_est_floor_ms", self.rtt_est_floor_ms, 0..=3_600_000)?;
+        if let Some(ms) = self.freeze_ms {
+            within("freeze_ms", ms, 1..=3_600_000)?;
+        }
         within("rtt_est_factor", self.rtt_est_factor, above(0.0, 1e3))?;
         for (name, us) in [("min_ipt_us", self.min_ipt_us), ("max_ipt_us", self.max_ipt_us), ("initial_ipt_us", self.initial_ipt_us)] {
             within(name, us, above(0.0, 1e9))?;
@@ -153,6 +156,10 @@ sabul_configs! {
     /// Pause one SYN interval after the first ERR-driven decrease of a congestion epoch (the
     /// 2003 code's sending side).
     freeze: bool,
+    /// The freeze's length, ms; none (the default): one SYN interval, T, as the code, whose
+    /// freeze is its SYN interval (10 ms there). The seed's runs lengthened T to 200 ms and
+    /// more and do not say whether the freeze followed.
+    freeze_ms: Option<u64>,
     /// The rate law (generation and constants).
     law: SabulLawConfig,
     /// 2003 flaw: every ERR's numbers count as losses, re-reports included.
@@ -178,6 +185,7 @@ impl Default for SabulConfig {
             flow_window: 25_600,
             max_err_entries: 366,
             freeze: false,
+            freeze_ms: None,
             law: SabulLawConfig::default(),
             count_rereported_errs: false,
             loss_one_when_errs_exceed_sent: false,
@@ -357,7 +365,7 @@ impl DatagramSender for SabulSender {
         self.meter.on_sent();
         let mut gap = us_to_time(self.ipt_us);
         if std::mem::take(&mut self.freeze_pending) {
-            gap += self.syn();
+            gap += self.cfg.freeze_ms.map_or(self.syn(), Time::from_millis);
         }
         self.send.pace(now, gap);
         Some(tx)
@@ -480,6 +488,20 @@ mod tests {
         s.poll_transmit(t).unwrap();
         assert_eq!(s.next_send_time(t), Some(t + Time::from_nanos(11_250)));
         assert_eq!(s.stats().congestion_events, 1);
+    }
+
+    /// `freeze_ms` sets the pause apart from T: with T = 200 ms and a 10 ms freeze (the code's
+    /// own SYN interval) the wait after the epoch's first cut is 10 ms + IPT.
+    #[test]
+    fn a_freeze_of_its_own_length_replaces_t() {
+        let law = SabulLawConfig::Code2003(GenCLawConfig::default());
+        let mut s = sender(SabulConfig { syn_ms: 200, freeze: true, freeze_ms: Some(10), law, ..SabulConfig::default() });
+        send_until(&mut s, us(40));
+        s.on_control(us(45), &CtrlMsg::Nak { lost: vec![2] });
+        s.poll_transmit(us(50)).unwrap();
+        assert_eq!(s.next_send_time(us(50)), Some(us(50) + Time::from_millis(10) + Time::from_nanos(11_250)));
+        let bad = SabulConfig { freeze_ms: Some(0), ..SabulConfig::default() };
+        assert!(crate::check::Validate::validate(&bad).unwrap_err().starts_with("freeze_ms"));
     }
 
     #[test]

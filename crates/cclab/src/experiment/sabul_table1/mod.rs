@@ -50,6 +50,11 @@
 //! our three flows' utilisation of the link against the seed's total over a gigabit, the
 //! strictest reading of figures given without a capacity ([`efficiency`]).
 //!
+//! §3's two observations together (re-reports about doubling the error rate, and intervals
+//! whose ERRs outnumber the packets sent) are judged under each setting of the code's freeze:
+//! of one T, off, and of the code's own 10 ms SYN interval ([`Claim::all_of`]); they ask
+//! opposite things of it.
+//!
 //! The receiver's periodic ERRs, "every 1.5 * RTT" (§2 (4)), are timed in the main runs: each
 //! flow's mean interval between two reports of one missing number, against `RTT_est` and the
 //! code's 20 ms ERR tick ([`err_interval`]).
@@ -123,19 +128,22 @@ fn other_laws() -> [(&'static str, SabulLawConfig); 2] {
 }
 
 /// Which SABUL the flows run: the papers' (`sabul`, with a rate law) or the 2003 code's
-/// bookkeeping (`sabul-2003`, its freeze on or off).
+/// bookkeeping (`sabul-2003`, its freeze on or off, and of T or of its own length).
 #[derive(Clone, Debug)]
 enum Sender {
     Paper(SabulLawConfig),
-    Code2003 { freeze: bool },
+    Code2003 { freeze: bool, freeze_ms: Option<u64> },
 }
+
+/// The 2003 code's own SYN interval, ms (spec §1.1's timer table), and so its freeze.
+const CODE_SYN_MS: u64 = 10;
 
 fn config(row: &Row, secs: u64, seed: u64, sender: &Sender) -> SimConfig {
     let flows = (0..3)
         .map(|i| {
             let base = match sender {
                 Sender::Paper(law) => SabulConfig { law: law.clone(), ..SabulConfig::default() },
-                Sender::Code2003 { freeze } => SabulConfig { freeze: *freeze, ..Sabul2003Config::default().into() },
+                Sender::Code2003 { freeze, freeze_ms } => SabulConfig { freeze: *freeze, freeze_ms: *freeze_ms, ..Sabul2003Config::default().into() },
             };
             let sabul = SabulConfig { initial_ipt_us: 1500.0 * 8.0 / row.init_mbit[i], syn_ms: row.t_ms[i], ..base };
             let protocol = match sender {
@@ -626,12 +634,16 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
     let mut claims = Vec::new();
     let mut swing_claims = Vec::new();
     let (mut all_counted, mut all_lost, mut long_haul) = (Vec::new(), Vec::new(), Vec::new());
+    // §3's two observations, row by row, with the code's freeze and without it.
+    let (mut frozen_parts, mut thawed_parts, mut short_parts) = (Vec::new(), Vec::new(), Vec::new());
     let range = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{:.2} ({:.2}-{:.2})", s.mean, s.min, s.max));
     for (k, row) in ROWS.iter().enumerate() {
-        let runs = |freeze: bool, name: &str| -> Result<Vec<ErrCount>, UserError> {
-            (1..=seeds).map(|seed| run_one(config(row, secs, seed, &Sender::Code2003 { freeze }), &opts.out.join(format!("row-{}-{name}/seed-{seed}", k + 1))).map(|r| ErrCount::of(&r))).collect()
+        let runs = |freeze: bool, freeze_ms: Option<u64>, name: &str| -> Result<Vec<ErrCount>, UserError> {
+            (1..=seeds)
+                .map(|seed| run_one(config(row, secs, seed, &Sender::Code2003 { freeze, freeze_ms }), &opts.out.join(format!("row-{}-{name}/seed-{seed}", k + 1))).map(|r| ErrCount::of(&r)))
+                .collect()
         };
-        let (code, unfrozen) = (runs(true, "sabul-2003")?, runs(false, "sabul-2003-no-freeze")?);
+        let (code, unfrozen) = (runs(true, None, "sabul-2003")?, runs(false, None, "sabul-2003-no-freeze")?);
         let ratios = |c: &[ErrCount]| c.iter().map(ErrCount::inflation).collect::<Vec<_>>();
         let est: Vec<f64> = row.rtt_ms.iter().map(|&r| rtt_est_ms(r)).collect();
         t.row(vec![
@@ -692,8 +704,34 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
                 "ours falls short of it: few repairs here outlast RTT_est.".into()
             }
         );
+        let short = runs(true, Some(CODE_SYN_MS), "sabul-2003-freeze-10ms")?;
+        let double = |runs: &[ErrCount]| Claim::band("", &ratios(runs), DOUBLE, "", "");
+        let exceed = |runs: &[ErrCount]| Claim::bound("", "", &runs.iter().map(|c| c.errs_exceed_sent).collect::<Vec<_>>(), Bound::AtLeast(1.0), "intervals");
+        for (parts, runs) in [(&mut frozen_parts, &code), (&mut thawed_parts, &unfrozen), (&mut short_parts, &short)] {
+            parts.push((format!("row {}, reports per loss", k + 1), double(runs)));
+            parts.push((format!("row {}, intervals with ERRs > sent", k + 1), exceed(runs)));
+        }
         claims.push(c.because(&why));
         claims.push(loss_one(k, &code, &unfrozen));
+    }
+    let rows = long_haul.join(", ");
+    let both = |with: &str| format!("rows {rows}, {with}: both of §3's observations at once, re-reports doubling the apparent error rate (1.5 to 2.5 reports per loss) and intervals whose ERRs outnumber the packets sent (at least one on every seed)");
+    let seed = "\"it can double the apparent error rate\" and \"when the number of packets sent is less than the number of error packets\"";
+    let short_holds = !short_parts.is_empty() && short_parts.iter().all(|(_, c): &(String, Claim)| c.holds());
+    let why = format!(
+        "the two observations ask opposite things of the freeze (a pause after an epoch's first decrease): re-reports pile up while the sender is frozen, so with a freeze of one T (200 ms here) a loss is reported more than twice, and the intervals whose ERRs outnumber the packets sent are the frozen ones, so without it there are none. {}",
+        if short_holds {
+            format!("A freeze of the code's own SYN interval, {CODE_SYN_MS} ms, gives both on every row: if the seed lengthened T without lengthening the freeze, its two observations agree")
+        } else {
+            format!("Neither does a freeze of the code's own SYN interval, {CODE_SYN_MS} ms (its row): re-reports come nearer two per loss, but a sender frozen for {CODE_SYN_MS} ms of a 200 ms interval still sends through most of it, so no interval's ERRs outnumber its packets. No setting of ours gives both; the seed does not say how its runs set the freeze")
+        }
+    );
+    for (with, parts) in [
+        ("sabul-2003 with the code's freeze of one T", &frozen_parts),
+        ("sabul-2003 with the freeze off", &thawed_parts),
+        ("sabul-2003 with a freeze of the code's own SYN interval, 10 ms", &short_parts),
+    ] {
+        claims.push(Claim::all_of(&both(with), seed, parts).because_unless_held(&why));
     }
     claims.insert(
         0,
