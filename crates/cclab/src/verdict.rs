@@ -236,6 +236,8 @@ impl Claim {
         let verdict = if keeps == values.len() { Verdict::Holds } else { Verdict::DoesNotHold };
         let ours = if s.n == 1 {
             format!("{}; {}", with_unit(s.mean, unit), if keeps == 1 { "kept" } else { "not kept" })
+        } else if s.min == s.max {
+            format!("{} on each of {}; kept on {keeps} of {}", with_unit(s.min, unit), s.n, values.len())
         } else {
             format!("{} to {} (mean {}, n = {}); kept on {keeps} of {}", num(s.min), with_unit(s.max, unit), num(s.mean), s.n, values.len())
         };
@@ -552,6 +554,8 @@ mod tests {
         let c = Claim::bound("gain", "≤ 10 %", &[0.02, 0.08], Bound::AtMost(0.1), "");
         assert_eq!(c.verdict, Verdict::Holds);
         assert_eq!(c.ours, "0.02 to 0.08 (mean 0.05, n = 2); kept on 2 of 2");
+        let same = Claim::bound("x", "≤ 1", &[1.0, 1.0, 1.0], Bound::AtMost(1.0), "episodes");
+        assert_eq!(same.ours, "1 episodes on each of 3; kept on 3 of 3");
         assert_eq!(Claim::bound("gain", "≤ 10 %", &[0.02, 0.12], Bound::AtMost(0.1), "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::bound("gain", "≥ 10 %", &[0.5, 0.1], Bound::AtLeast(0.1), "").verdict, Verdict::Holds);
         assert_eq!(Claim::bound("gain", "≥ 10 %", &[], Bound::AtLeast(0.1), "").verdict, Verdict::NotComparable);
