@@ -324,17 +324,24 @@ impl Claim {
         c
     }
 
-    /// Several of the seed's claims at once, under one setting: holds when every part does.
-    /// `parts` are the parts' claims, each named by a short label; `ours` lists each part's
-    /// verdict and figure.
+    /// Several of the seed's claims at once, under one setting: holds when every part does,
+    /// does not hold when any part does not, and is not comparable otherwise (a part not
+    /// comparable or fitted, none broken). `parts` are the parts' claims, each named by a short
+    /// label; `ours` lists each part's verdict and figure.
     pub fn all_of(claim: &str, seed: &str, parts: &[(String, Claim)]) -> Claim {
         if parts.is_empty() {
             return Claim::not_comparable(claim, seed.into(), "no parts".into(), "none of the parts could be run");
         }
         let held = parts.iter().filter(|(_, c)| c.holds()).count();
         let ours = parts.iter().map(|(label, c)| format!("{label}: {} ({})", c.verdict.label(), c.ours)).collect::<Vec<_>>().join("; ");
-        let verdict = if held == parts.len() { Verdict::Holds } else { Verdict::DoesNotHold };
-        Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} do", parts.len()), verdict)
+        let verdict = if held == parts.len() {
+            Verdict::Holds
+        } else if parts.iter().any(|(_, c)| c.verdict == Verdict::DoesNotHold) {
+            Verdict::DoesNotHold
+        } else {
+            Verdict::NotComparable
+        };
+        Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict)
     }
 
     /// The cause we found for a difference (or, for a claim that holds, what it rests on).
@@ -438,8 +445,10 @@ mod tests {
         let both = Claim::all_of("x", "a and b", &[("a".into(), kept.clone()), ("b".into(), broken)]);
         assert_eq!(both.verdict, Verdict::DoesNotHold);
         assert!(both.ours.starts_with("a: holds (2; kept); b: does not hold (0.5; not kept)"), "{}", both.ours);
-        assert_eq!(both.test, "every part holds: 1 of 2 do");
-        assert!(Claim::all_of("x", "a twice", &[("a".into(), kept.clone()), ("a".into(), kept)]).holds());
+        assert_eq!(both.test, "every part holds: 1 of 2 parts hold");
+        assert!(Claim::all_of("x", "a twice", &[("a".into(), kept.clone()), ("a".into(), kept.clone())]).holds());
+        let unknown = Claim::not_comparable("c", "s".into(), "o".into(), "r");
+        assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept), ("c".into(), unknown)]).verdict, Verdict::NotComparable);
         assert_eq!(Claim::all_of("x", "nothing", &[]).verdict, Verdict::NotComparable);
     }
 

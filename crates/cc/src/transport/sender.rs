@@ -429,7 +429,8 @@ impl SenderCore {
         self.rtt.rto()
     }
     /// Timeouts since the last RTT sample, each doubling the RTO (Linux `icsk_backoff`,
-    /// TCP_INFO's `tcpi_backoff`).
+    /// TCP_INFO's `tcpi_backoff`). It stops counting once the RTO reaches its cap, where Linux's
+    /// keeps counting (up to tcp_retries2); the two agree until then.
     pub fn rto_backoff(&self) -> u32 {
         self.rtt.backoff()
     }

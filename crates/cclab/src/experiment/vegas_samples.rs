@@ -124,7 +124,7 @@ pub fn seed_claims() -> Vec<Claim> {
         .into_iter()
         .map(|name| {
             let claim = format!(
-                "{}: acts on its delay rule once \"enough (usually 2) packets have been acknowledged\": the fewest RTT samples in a round it acts on ({HOW})",
+                "{}: acts on its delay rule once \"enough (usually 2) packets have been acknowledged\", read as RTT samples in a round (Linux counts those): the fewest it acts on ({HOW})",
                 display_name(name)
             );
             match probe(name) {
@@ -135,7 +135,7 @@ pub fn seed_claims() -> Vec<Claim> {
                             c
                         } else {
                             c.because(&format!(
-                                "Linux's tcp_vegas.c, whose Vegas the seed modified and ours follows, behaves as Reno while a round has two RTT samples or fewer (cntRTT <= 2) and acts from the third; window after the judged round over before ({}; ½ is the delay rule's cut, 1 or more Reno's growth). The seed's \"usually 2\" is the largest count that still falls back, or counts packets where Linux counts samples; its text does not say which",
+                                "Linux's tcp_vegas.c, whose Vegas the seed modified and ours follows, behaves as Reno while a round has two RTT samples or fewer (cntRTT <= 2) and acts from the third; window after the judged round over before ({}; below 1 the delay rule's cut, Vegas's exit from slow start to about half the window or mVegas's one segment less, and 1 or more Reno's growth). The seed's \"usually 2\" is the largest count that still falls back, or counts packets where Linux counts samples; its text does not say which",
                                 ratios(&p)
                             ))
                         }
@@ -170,17 +170,18 @@ mod tests {
     use super::*;
 
     /// Linux's rule, `cntRTT <= 2` → Reno: one and two samples keep slow start's growth, three
-    /// take the window of 40 segments to at most target + 1 = 40·100/200 + 1 = 21.
+    /// take the window, doubled to 80 segments over the judged round, to at most
+    /// target + 1 = 80·100/200 + 1 = 41.
     #[test]
     fn vegas_acts_from_the_third_sample() {
         let p = probe("vegas").unwrap();
         assert_eq!(p.acts_from(), Some(3), "{:?}", p.ratio);
         assert!(p.ratio[..2].iter().all(|&r| r >= 1.0), "{:?}", p.ratio);
-        assert!(p.ratio[2..].iter().all(|&r| r <= 21.0 / 40.0), "{:?}", p.ratio);
+        assert!(p.ratio[2..].iter().all(|&r| r <= 41.0 / 80.0), "{:?}", p.ratio);
     }
 
-    /// mVegas shares the rule; out of slow start after the first round, its delay rule at a
-    /// backlog above β takes one segment off the 40: 39/40.
+    /// mVegas shares the rule; out of slow start after the first round (at 40 segments), its
+    /// delay rule at a backlog above β takes one segment off: 39/40.
     #[test]
     fn mvegas_acts_from_the_third_sample_by_one_segment() {
         let p = probe("mvegas").unwrap();

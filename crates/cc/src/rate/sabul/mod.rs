@@ -31,7 +31,7 @@
 //!   sets LastDecSeq to the largest number sent. With `freeze` (the 2003 code's sending side,
 //!   spec §1.3; not part of Gen-B, so off for `sabul` and on for `sabul-2003`), the first
 //!   ERR-driven decrease of an epoch **freezes** the sender: the next inter-packet wait is
-//!   `T + IPT` instead of IPT (`freeze_ms`, when set, in place of T). The code sets the freeze in its ERR handler, where Gen-C's
+//!   `T + IPT` instead of IPT (or `freeze_ms` + IPT, when set). The code sets the freeze in its ERR handler, where Gen-C's
 //!   epoch-opening cut is; Gen-B's ERR-driven decrease is the `+b` after more than V ERRs.
 //! - **EXP**: no ACK or ERR for 1 s (SYNs do not count) puts every unacknowledged number on
 //!   the loss list; the rate is unchanged.
@@ -113,6 +113,9 @@ impl crate::check::Validate for SabulConfig {
         within("rtt_est_floor_ms", self.rtt_est_floor_ms, 0..=3_600_000)?;
         if let Some(ms) = self.freeze_ms {
             within("freeze_ms", ms, 1..=3_600_000)?;
+            if !self.freeze {
+                return Err("freeze_ms: a freeze length needs freeze = true".into());
+            }
         }
         within("rtt_est_factor", self.rtt_est_factor, above(0.0, 1e3))?;
         for (name, us) in [("min_ipt_us", self.min_ipt_us), ("max_ipt_us", self.max_ipt_us), ("initial_ipt_us", self.initial_ipt_us)] {
@@ -500,8 +503,10 @@ mod tests {
         s.on_control(us(45), &CtrlMsg::Nak { lost: vec![2] });
         s.poll_transmit(us(50)).unwrap();
         assert_eq!(s.next_send_time(us(50)), Some(us(50) + Time::from_millis(10) + Time::from_nanos(11_250)));
-        let bad = SabulConfig { freeze_ms: Some(0), ..SabulConfig::default() };
+        let bad = SabulConfig { freeze_ms: Some(0), freeze: true, ..SabulConfig::default() };
         assert!(crate::check::Validate::validate(&bad).unwrap_err().starts_with("freeze_ms"));
+        let unused = SabulConfig { freeze_ms: Some(10), ..SabulConfig::default() };
+        assert!(crate::check::Validate::validate(&unused).unwrap_err().starts_with("freeze_ms"));
     }
 
     #[test]

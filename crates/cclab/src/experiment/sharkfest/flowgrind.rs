@@ -119,12 +119,17 @@ pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
     ));
     claims.push(exact(format!("flowgrind sample: rto after the timeout, \"2000.0\" ({on})"), f.after.rto_ms, AFTER.rto_ms, "ms", "exact: RFC 6298 §5.5 doubles the RTO"));
     claims.push(exact(format!("flowgrind sample: retransmissions outstanding after the timeout, \"retr 1\" ({on})"), f.after.retrans_out as f64, AFTER.retr as f64, "", "exact: the timeout's one retransmission, not yet acknowledged"));
-    claims.push(exact(format!("flowgrind sample: retransmissions in all by then, \"tret\" 0 → 1 ({on})"), f.after.retr as f64, AFTER.tret as f64, "", "exact: the timeout's one retransmission"));
-    claims.push(exact(format!("flowgrind sample: RTO backoffs, \"bkof\" 0 → 1 ({on})"), f.after.backoff as f64, AFTER.bkof as f64, "", "exact: one timeout and no RTT sample since (RFC 6298 §5.5; Linux icsk_backoff)"));
-    claims.push(exact(
+    // The columns the talk shows changing (or not) across the timeout: both lines judged.
+    let both_lines = |claim: String, column: fn(&FlowSample) -> f64, talk: fn(&Line) -> f64, unit: &str, basis: &str| {
+        let line = |what: &str, ours: &FlowSample, l: &Line| (what.to_string(), exact(claim.clone(), column(ours), talk(l), unit, basis));
+        Claim::all_of(&claim, &format!("{} → {}", num(talk(&BEFORE)), num(talk(&AFTER))), &[line("before", &f.before, &BEFORE), line("after", &f.after, &AFTER)])
+    };
+    claims.push(both_lines(format!("flowgrind sample: retransmissions in all, \"tret\" 0 → 1 ({on})"), |s| s.retr as f64, |l| l.tret as f64, "", "exact: none before, then the timeout's one retransmission"));
+    claims.push(both_lines(format!("flowgrind sample: RTO backoffs, \"bkof\" 0 → 1 ({on})"), |s| s.backoff as f64, |l| l.bkof as f64, "", "exact: none before, then one timeout and no RTT sample since (RFC 6298 §5.5; Linux icsk_backoff)"));
+    claims.push(both_lines(
         format!("flowgrind sample: the reordering degree, \"reor 3\" before and after ({on})"),
-        f.after.reordering as f64,
-        AFTER.reor as f64,
+        |s| s.reordering as f64,
+        |l| l.reor as f64,
         "segments",
         "exact: Linux's initial tp->reordering (sysctl tcp_reordering = 3), RFC 5681's DupThresh; a timeout with fewer than that many segments SACKed leaves it (tcp_enter_loss)",
     ));

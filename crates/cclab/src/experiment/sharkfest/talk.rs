@@ -907,7 +907,7 @@ fn emulator(claims: &mut Vec<Claim>) {
         "The emulator (NEWT, LINK_1 upstream: \"Latency Type: FIXED_LATENCY\", \"Latency 50 ms\", \"Bandwidth: 300,000 kbps\", \"Queue Type: NO_QUEUE\")",
         "50 ms one way, 300 Mbit/s, no queue".into(),
         format!("{} ms RTT (half each way), {} Mbit/s, one BDP ({} packets) of drop-tail buffer", t.rtt_ms, num(t.mbps), num(t.bdp_segments().round())),
-        "the screenshot shows the emulator's dialog, not one test's settings: its 50 ms each way is the tests' 100 ms RTT (\"NewReno on 40Mbps_100ms link\", \"RENO, RTT 100ms\"), which ours takes; its 300 Mbit/s and its lack of a queue are not the tests' link: they run at 40 Mbit/s (\"24Mbit out of 40\") and count buffer overflows, which need a queue that fills. The talk never gives that queue's size; ours is one BDP",
+        "the screenshot shows the emulator's dialog, not one test's settings: its upstream's 50 ms (the downstream's latency is not shown), taken each way, is the tests' 100 ms RTT (\"NewReno on 40Mbps_100ms link\", \"RENO, RTT 100ms\"), which ours takes; its 300 Mbit/s and its lack of a queue are not the tests' link: they run at 40 Mbit/s (\"24Mbit out of 40\") and count buffer overflows, which need a queue that fills. The talk never gives that queue's size; ours is one BDP",
     ));
 }
 
