@@ -1,4 +1,5 @@
-//! A small harness for controller unit tests: feeds crafted ACK, loss and timeout events.
+//! A small harness for controller unit tests and sans-I/O probes of a control law (cclab's
+//! experiments): feeds crafted ACK, loss and timeout events.
 
 use crate::controller::*;
 use crate::rng::{component_rng, CcRng};
@@ -93,4 +94,81 @@ impl Harness {
         let mut ctx = self.ctx();
         cc.on_timeout(&mut ctx);
     }
+}
+
+/// A driver that acknowledges whole windows with the delivery counts a real sender gives, so
+/// that a controller's round counter (`crate::round::RoundCounter`) sees one round per window.
+pub struct Rounds {
+    pub h: Harness,
+    delivered: Bytes,
+    prev_start: Option<Bytes>,
+}
+
+impl Default for Rounds {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Rounds {
+    pub fn new() -> Rounds {
+        Rounds { h: Harness::new(), delivered: 0, prev_start: None }
+    }
+
+    /// One round trip: the current window is acknowledged one segment at a time, every ACK
+    /// with RTT sample `rtt`, then `edit` may change each feedback (one-way delay, ...).
+    pub fn round_with<C: CongestionControl>(&mut self, cc: &mut C, rtt: Time, edit: impl Fn(&mut Feedback)) {
+        let n = cc.control().cwnd.unwrap_or(10 * MSS) / MSS;
+        let start = self.delivered;
+        for j in 0..n {
+            self.delivered += MSS;
+            let mut fb = Feedback {
+                acked_bytes: MSS,
+                acked_packets: 1,
+                rtt_sample: Some(rtt),
+                // A packet acknowledged now was sent when the previous round's (j+1)-th
+                // ACK arrived (all of the first window at once).
+                prior_delivered: self.prev_start.map_or(0, |p| (p + (j + 1) * MSS).min(start)),
+                delivered: self.delivered,
+                prior_in_flight: cc.control().cwnd.unwrap_or(0),
+                ..Feedback::default()
+            };
+            edit(&mut fb);
+            self.h.now += Time(rtt.as_nanos() / n.max(1));
+            self.h.rtt.latest = Some(rtt);
+            let mut ctx = self.h.ctx();
+            cc.on_feedback(&fb, &mut ctx);
+        }
+        self.prev_start = Some(start);
+    }
+
+    pub fn round<C: CongestionControl>(&mut self, cc: &mut C, rtt: Time) {
+        self.round_with(cc, rtt, |_| {});
+    }
+
+    pub fn rounds<C: CongestionControl>(&mut self, cc: &mut C, n: usize, rtt: Time) {
+        for _ in 0..n {
+            self.round(cc, rtt);
+        }
+    }
+
+    /// A loss that opens a recovery episode, then the ACK that ends it.
+    pub fn loss_episode<C: CongestionControl>(&mut self, cc: &mut C) {
+        self.h.loss(cc, true);
+        self.delivered += MSS;
+        let fb = Feedback {
+            acked_bytes: MSS,
+            acked_packets: 1,
+            recovery_ended: true,
+            delivered: self.delivered,
+            prior_delivered: self.delivered - MSS,
+            ..Feedback::default()
+        };
+        let mut ctx = self.h.ctx();
+        cc.on_feedback(&fb, &mut ctx);
+    }
+}
+
+pub fn ms(x: u64) -> Time {
+    Time::from_millis(x)
 }

@@ -409,7 +409,6 @@ impl crate::check::Validate for CdgConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::rng::component_rng;
     use crate::testing::*;

@@ -165,7 +165,6 @@ impl crate::check::Validate for CompoundConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::testing::*;
 

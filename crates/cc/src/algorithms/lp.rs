@@ -186,7 +186,6 @@ impl crate::check::Validate for LpConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::testing::*;
 

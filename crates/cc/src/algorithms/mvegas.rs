@@ -110,7 +110,6 @@ impl crate::check::Validate for MVegasConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::controller::*;
     use crate::rng::component_rng;

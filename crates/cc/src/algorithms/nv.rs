@@ -364,7 +364,6 @@ impl crate::check::Validate for NvConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::testing::*;
 

@@ -106,7 +106,6 @@ impl crate::check::Validate for VegasConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::controller::*;
     use crate::testing::*;

@@ -207,7 +207,6 @@ impl crate::check::Validate for YeahConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::vegas_core::test_support::*;
     use super::*;
     use crate::testing::*;
 

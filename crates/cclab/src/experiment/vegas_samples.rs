@@ -8,26 +8,27 @@
 //! [`WINDOW`] segments on a base RTT of [`BASE_RTT_MS`] ms is fed one round of ACKs, one per
 //! segment, with every RTT sample at the base; then a round in which `k` ACKs carry a sample,
 //! at [`QUEUED_RTT_MS`] ms (a queue of a whole window, far above γ = 1 and
-//! β = 4 segments); then the next round's first ACK, where Vegas judges the round before. Its
-//! delay rule leaves slow start for `target + 1 = cwnd·base/rtt + 1`, about half the window
-//! (mVegas, out of slow start after the first round, takes one segment off); Reno's rule, which
-//! never shrinks the window on an ACK without loss, keeps growing it. So the window after that
-//! ACK over the window at the end of the probed round is below 1 exactly where the delay rule
-//! acted, and the threshold is the smallest `k` at which it is.
+//! β = 4 segments); then a round without samples, whose first ACK is where Vegas judges the
+//! round before. Its delay rule leaves slow start for `target + 1 = cwnd·base/rtt + 1`, about
+//! half the window, and holds it through that round (mVegas, out of slow start after the first
+//! round, takes one segment off); Reno's rule, which never shrinks the window on an ACK without
+//! loss, keeps growing it. So the window at the end of that round over the window at the end
+//! of the probed round is below 1 exactly where the delay rule acted, and the threshold is the
+//! smallest `k` at which it is.
 
 use crate::experiment::Claim;
 use crate::table::num;
 use crate::verdict::Bound;
-use cc::controller::{CcInit, CongestionControl, Ctx, EventLog, Feedback, RttStats};
-use cc::rng::component_rng;
+use cc::controller::CongestionControl;
+use cc::testing::{init, Rounds, MSS};
 use cc::{display_name, CcConfig, Time};
+use std::cell::Cell;
 
 /// The window the probe starts from, segments.
 pub const WINDOW: u64 = 20;
 pub const BASE_RTT_MS: u64 = 100;
 /// Twice the base: a queue of a whole window.
 pub const QUEUED_RTT_MS: u64 = 200;
-const MSS: u64 = 1448;
 /// The most samples probed in one round: the second window (slow start doubles it) but the
 /// ACK that ends the round before.
 const MAX_SAMPLES: u32 = 2 * WINDOW as u32 - 1;
@@ -35,7 +36,8 @@ const MAX_SAMPLES: u32 = 2 * WINDOW as u32 - 1;
 /// What the probe found for one algorithm of the Vegas family.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Probe {
-    /// For each `k` from 1, the window after the judging ACK over the window before it.
+    /// For each `k` from 1, the window at the end of the round after the probed one over the
+    /// window at the end of the probed round.
     pub ratio: Vec<f64>,
 }
 
@@ -53,61 +55,28 @@ pub fn probe(name: &str) -> Result<Probe, String> {
     Ok(Probe { ratio })
 }
 
-/// Feeds the three rounds the module doc describes; the window after the judging ACK over the
-/// window at the end of the probed round.
+/// Feeds the three rounds the module doc describes; the window at the end of the third over
+/// the window at the end of the probed round.
 fn judged_round(cfg: &CcConfig, k: u32) -> f64 {
-    let mut cc = cfg.build(CcInit { mss: MSS, initial_cwnd: WINDOW * MSS });
-    let mut d = Driver { now: Time::ZERO, delivered: 0, rng: component_rng(1, 1), events: EventLog::disabled() };
-    let base = Time::from_millis(BASE_RTT_MS);
-    let queued = Time::from_millis(QUEUED_RTT_MS);
-    let first = d.round(&mut cc, base, |_| Some(base), 0);
+    let mut cc = cfg.build(init(WINDOW * MSS));
+    let mut d = Rounds::new();
+    let (base, queued) = (Time::from_millis(BASE_RTT_MS), Time::from_millis(QUEUED_RTT_MS));
+    d.round(&mut cc, base);
     // The round's first ACK ends the round before, and Vegas (as Linux, whose pkts_acked hook
     // runs before cong_avoid) counts its sample there: it carries the base RTT, and the next
     // `k` ACKs the judged round's samples.
-    let second = d.round(&mut cc, queued, |j| if j == 0 { Some(base) } else { (j <= k as u64).then_some(queued) }, first);
+    let j = Cell::new(0u32);
+    d.round_with(&mut cc, queued, |fb| {
+        fb.rtt_sample = match j.get() {
+            0 => Some(base),
+            i if i <= k => Some(queued),
+            _ => None,
+        };
+        j.set(j.get() + 1);
+    });
     let before = cc.control().cwnd.unwrap_or(0) as f64;
-    d.ack(&mut cc, None, second);
+    d.round_with(&mut cc, queued, |fb| fb.rtt_sample = None);
     cc.control().cwnd.unwrap_or(0) as f64 / before.max(1.0)
-}
-
-struct Driver {
-    now: Time,
-    delivered: u64,
-    rng: cc::rng::CcRng,
-    events: EventLog,
-}
-
-impl Driver {
-    /// One round trip of `rtt`: the window acknowledged a segment at a time, the `j`-th ACK
-    /// with RTT sample `sample(j)`. Every segment ACKed was sent once the previous
-    /// round's first ACK had arrived: its `prior_delivered` is `sent_after`, the delivery
-    /// count then. Returns this round's count after its first ACK, for the next.
-    fn round(&mut self, cc: &mut cc::Cc, rtt: Time, sample: impl Fn(u64) -> Option<Time>, sent_after: u64) -> u64 {
-        let n = cc.control().cwnd.unwrap_or(MSS) / MSS;
-        let mut first = self.delivered;
-        for j in 0..n {
-            self.now += Time(rtt.as_nanos() / n.max(1));
-            self.ack(cc, sample(j), sent_after);
-            if j == 0 {
-                first = self.delivered;
-            }
-        }
-        first
-    }
-
-    fn ack(&mut self, cc: &mut cc::Cc, rtt: Option<Time>, prior_delivered: u64) {
-        self.delivered += MSS;
-        let mut fb = Feedback::default();
-        fb.acked_bytes = MSS;
-        fb.acked_packets = 1;
-        fb.rtt_sample = rtt;
-        fb.prior_delivered = prior_delivered;
-        fb.delivered = self.delivered;
-        fb.prior_in_flight = cc.control().cwnd.unwrap_or(0);
-        let stats = RttStats { srtt: rtt, rttvar: Time::ZERO, min_rtt: Some(Time::from_millis(BASE_RTT_MS)), latest: rtt };
-        let mut ctx = Ctx { now: self.now, rtt: stats, mss: MSS, bytes_in_flight: fb.prior_in_flight, paced: false, rng: &mut self.rng, events: &mut self.events };
-        cc.on_feedback(&fb, &mut ctx);
-    }
 }
 
 /// How the probe was run, for the claims.
