@@ -192,15 +192,22 @@ fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
 
 /// The testbed's receiver acknowledges as the scenario says. Without `--delayed-ack` the
 /// receiver's route carries `quickack 1`, so Linux ACKs every data segment at once: on a
-/// lossless run every ACK advances the cumulative ACK by exactly one segment, and there are
+/// lossless run the ACKs advance the cumulative ACK by one segment each, and there are
 /// at least 95 % as many ACKs as segments received (N, from the highest ACK; the margin is for
-/// the segments in flight when the run stops). With it Linux delays as RFC 1122 §4.2.3.2
+/// the segments in flight when the run stops). Linux ACKs per skb, not per segment, so where
+/// two back-to-back segments reach TCP as one (GRO on the veth), one ACK covers both: a
+/// fresh-clone run saw one such ACK in about 830 (its cause not traced further). So the two
+/// policies are told apart by one threshold: fewer than 10 ACKs of two or more segments with
+/// quickack, at least 10 with delayed ACKs. With it Linux delays as RFC 1122 §4.2.3.2
 /// allows, and ACKs that cover two segments at once appear (Linux also ACKs at once whenever a
 /// read opens its receive window, `tcp_cleanup_rbuf`, which it does on nearly every segment
 /// while the window grows, so the count of ACKs alone does not tell the policies apart). A
 /// 1000-packet buffer keeps the 1 s run free of loss (10 Mbit/s delivers about 830 segments
 /// in 1 s and the sender cannot have 1000 more out), so no out-of-order data forces ACKs.
 /// Counted in the run's pcap with tshark. Flows that disagree are refused.
+/// ACKs covering two segments or more that tell delayed ACKs from an ACK per segment.
+const STRETCH_ACKS: usize = 10;
+
 #[test]
 fn testbed_delayed_ack_sets_the_kernels_ack_policy() {
     let Some(_serial) = can_run() else { return };
@@ -224,10 +231,10 @@ fn testbed_delayed_ack_sets_the_kernels_ack_policy() {
         let stretch = acks.windows(2).filter(|w| w[1] - w[0] >= 2.0 * mss).count();
         assert!(received > 500.0, "{received} segments received");
         if per_segment {
-            assert_eq!(stretch, 0, "no ACK covers two segments");
+            assert!(stretch < STRETCH_ACKS, "quickack: {stretch} ACKs of two or more segments ({} ACKs for {received} segments)", acks.len());
             assert!(acks.len() as f64 >= 0.95 * received, "an ACK per segment: {} ACKs for {received} segments", acks.len());
         } else {
-            assert!(stretch >= 10, "delayed ACKs: {stretch} ACKs of two or more segments ({} ACKs for {received} segments)", acks.len());
+            assert!(stretch >= STRETCH_ACKS, "delayed ACKs: {stretch} ACKs of two or more segments ({} ACKs for {received} segments)", acks.len());
         }
     }
     let mixed = dir.path().join("mixed.toml");
