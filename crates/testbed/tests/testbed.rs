@@ -162,12 +162,21 @@ fn emulator_delivers_the_configured_rate() {
 /// - The tail: what a frame waits beyond its due time is the host's doing (on this VM the
 ///   forwarder, at real-time priority, still loses its vCPU to the hypervisor for up to 10
 ///   ms, several times a minute), and the emulator measures that wait for every frame and
-///   reports it. So the 99th percentile of the delay beyond the model's, seen from outside,
-///   must be the emulator's own reported 99th-percentile timing error, within the same
-///   0.5 ms (the veth hops and the sender's stamp-to-send gap add microseconds): the
-///   emulator's account of its accuracy is the truth. Both are over the same 1000 frames
-///   (the two flows pooled), since one stall delays the two or three probes due in it,
-///   whichever flow they belong to.
+///   reports it. A probe's delay beyond the model's, seen from outside, is X = A + B: A the
+///   emulator's own timing error for that frame (release time minus due time), B >= 0 the two
+///   host stacks' share (the sender's stamp to the emulator's receive stamp, the emulator's
+///   release to the receiver's stamp), which the emulator cannot see. Both are over the same
+///   1000 frames (the two flows pooled, since one stall delays the two or three probes due
+///   in it, whichever flow they belong to). Hence two bounds on the outside 99th percentile:
+///   - below: X >= A frame by frame, so p99(X) >= p99(A), the reported value, less the 20 us
+///     clock slack above and the histogram's 3 significant digits (0.1 %);
+///   - above: P(A + B > max A + b) <= P(B > b), so p99(X) <= max(A) + p99(B). B is two veth
+///     hops and a send call, microseconds each; 1 ms for its 99th percentile allows a stall
+///     of the stacks in one frame of 100 as well. A fixed 0.5 ms around the reported p99
+///     (the earlier form of this check) failed once when stalls of a few ms fell unevenly on
+///     A and B: 3.44 ms outside against 2.70 ms reported.
+///   So the emulator's account of its accuracy is never more than the truth, and the truth
+///   never more than its worst frame plus the stacks' share.
 #[test]
 fn emulator_adds_the_configured_delay() {
     let Some(_serial) = can_run() else { return };
@@ -231,7 +240,9 @@ fn emulator_adds_the_configured_delay() {
     let p99 = lateness[N * 99 / 100];
     let reported_ms = out.report.timing_error_p99_us / 1e3;
     eprintln!("p99 of the delay beyond the model's: {p99:.4} ms from outside, {reported_ms:.4} ms reported; emulator: {:?}", out.report);
-    assert!((p99 - reported_ms).abs() < 0.5, "p99 lateness {p99} ms from outside, {reported_ms} ms in the emulator's report");
+    let worst_ms = out.report.timing_error_max_us / 1e3;
+    assert!(p99 >= reported_ms * (1.0 - 1e-3) - 0.02, "p99 lateness {p99} ms from outside, less than the {reported_ms} ms the emulator reports");
+    assert!(p99 <= worst_ms + 1.0, "p99 lateness {p99} ms from outside, more than the emulator's worst frame ({worst_ms} ms) plus 1 ms for the stacks");
 }
 
 /// netem `loss 5%` on n = 4000 packets well under the link's rate (no queue drops): the
