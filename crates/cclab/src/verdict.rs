@@ -344,6 +344,21 @@ impl Claim {
         Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict)
     }
 
+    /// The seed's claim under a setting of ours chosen from several (a parameter swept):
+    /// `options` are the claim judged under each setting, named. A setting picked for giving
+    /// the seed's result is fitted to it, so this is *fitted* where some setting's claim holds
+    /// (naming which), *does not hold* where every one does not, and not comparable otherwise.
+    pub fn any_setting(claim: &str, seed: &str, options: &[(String, Claim)]) -> Claim {
+        let ours = options.iter().map(|(name, c)| format!("{name}: {}", c.verdict.label())).collect::<Vec<_>>().join("; ");
+        let giving: Vec<&str> = options.iter().filter(|(_, c)| c.holds()).map(|(name, _)| name.as_str()).collect();
+        if !giving.is_empty() {
+            let what = format!("holds with {}, a setting picked from {} for giving it, so fitted to the result it would reproduce", giving.join(" or "), options.len());
+            return Claim::fitted(claim, seed.into(), ours, &what);
+        }
+        let verdict = if !options.is_empty() && options.iter().all(|(_, c)| c.verdict == Verdict::DoesNotHold) { Verdict::DoesNotHold } else { Verdict::NotComparable };
+        Claim::new(claim, seed.into(), ours, format!("some setting of {} gives it", options.len()), verdict)
+    }
+
     /// The cause we found for a difference (or, for a claim that holds, what it rests on).
     pub fn because(mut self, why: &str) -> Claim {
         self.why = why.to_string();
@@ -450,6 +465,24 @@ mod tests {
         let unknown = Claim::not_comparable("c", "s".into(), "o".into(), "r");
         assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept), ("c".into(), unknown)]).verdict, Verdict::NotComparable);
         assert_eq!(Claim::all_of("x", "nothing", &[]).verdict, Verdict::NotComparable);
+    }
+
+    /// A claim under one setting chosen from a sweep: a setting giving it is fitted, never
+    /// holds; none giving it does not hold; an unjudgeable setting among failures leaves it
+    /// not comparable.
+    #[test]
+    fn any_setting_is_fitted_when_one_gives_it() {
+        let kept = Claim::bound("a", "≥ 1", &[2.0], Bound::AtLeast(1.0), "");
+        let broken = Claim::bound("b", "≥ 1", &[0.5], Bound::AtLeast(1.0), "");
+        let one = Claim::any_setting("x", "s", &[("10 ms".into(), broken.clone()), ("50 ms".into(), kept)]);
+        assert_eq!(one.verdict, Verdict::Fitted);
+        assert!(one.why.contains("holds with 50 ms, a setting picked from 2"), "{}", one.why);
+        assert_eq!(one.ours, "10 ms: does not hold; 50 ms: holds");
+        let none = Claim::any_setting("x", "s", &[("10 ms".into(), broken.clone()), ("50 ms".into(), broken.clone())]);
+        assert_eq!(none.verdict, Verdict::DoesNotHold);
+        let unknown = Claim::not_comparable("c", "s".into(), "o".into(), "r");
+        assert_eq!(Claim::any_setting("x", "s", &[("a".into(), broken), ("c".into(), unknown)]).verdict, Verdict::NotComparable);
+        assert_eq!(Claim::any_setting("x", "s", &[]).verdict, Verdict::NotComparable);
     }
 
     /// Welch's test on 1, 2, 3 against 4, 5, 6: means 2 and 5, both sd 1, se² = 2/3, t = 3.674

@@ -88,8 +88,8 @@ pub fn tooth_secs(p: f64) -> f64 {
 /// each fast recovery, which the law leaves out. One recovery RTT per tooth predicts
 /// (W/2)/(W/2 + 1) of the law; the runs' time series measure the share of time ours spent in
 /// congestion avoidance, `growing` (mean over seeds), which predicts that share of the law.
-/// What that leaves (beyond 0.02, the ratio's resolution over our seeds) is said to be
-/// untraced. Above the law this says nothing.
+/// What that leaves either way (beyond 0.02, the ratio's resolution over our seeds) is said to
+/// be untraced. Above the law this says nothing.
 fn recovery_cause(signals: f64, ratio: f64, growing: f64) -> String {
     let w = (8.0 / (3.0 * signals)).sqrt();
     let one_round = (w / 2.0) / (w / 2.0 + 1.0);
@@ -106,7 +106,10 @@ fn recovery_cause(signals: f64, ratio: f64, growing: f64) -> String {
     if ratio < growing - 0.02 {
         format!("{traced}; the remaining {:.0} % is not traced", (growing - ratio) / growing * 100.0)
     } else if ratio > growing + 0.02 {
-        format!("{traced}: above that, so the recoveries alone do not say what holds ours below the law; not traced")
+        format!(
+            "{traced}: the recoveries account for all of the shortfall, ours being {:.0} % above what they predict; that remainder is not traced",
+            (ratio - growing) / growing * 100.0
+        )
     } else {
         traced
     }

@@ -53,7 +53,9 @@
 //! §3's two observations together (re-reports about doubling the error rate, and intervals
 //! whose ERRs outnumber the packets sent) are judged under each setting of the code's freeze:
 //! of one T, off, and of the code's own 10 ms SYN interval ([`Claim::all_of`]); they ask
-//! opposite things of it.
+//! opposite things of it. Full mode sweeps the freeze's length between those (20, 50, 100 and
+//! 150 ms) and asks whether any length gives both; one picked for giving them would be fitted
+//! ([`freeze_sweep`]).
 //!
 //! The receiver's periodic ERRs, "every 1.5 * RTT" (§2 (4)), are timed in the main runs: each
 //! flow's mean interval between two reports of one missing number, against `RTT_est` and the
@@ -65,7 +67,7 @@ use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Panel, Series, Style, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
-use crate::verdict::Bound;
+use crate::verdict::{Bound, Verdict};
 use crate::UserError;
 use cc::protocols::DatagramConfig;
 use cc::rate::sabul::gen_a::GenALawConfig;
@@ -273,8 +275,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.push(laws);
 
     out.claims.extend(ROWS.iter().zip(&rereports).enumerate().flat_map(|(k, (row, r))| err_interval(k, row, r)));
-    let (err_table, err_claims) = err_count(opts, secs, seeds, &paper_counts)?;
-    out.tables.push(err_table);
+    let (err_tables, err_claims) = err_count(opts, secs, seeds, &paper_counts)?;
+    out.tables.extend(err_tables);
     out.notes.push(lan_note());
 
     // The verdicts.
@@ -614,7 +616,7 @@ fn rtt_est_ms(rtt_ms: f64) -> f64 {
 /// the packets the link dropped; and, to find what sets the excess, the same with the code's
 /// freeze (a pause of one T after an epoch's first decrease) off. `paper` holds the main
 /// runs' counts (`sabul`, each number counted once), the control.
-fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> Result<(Table, Vec<Claim>), UserError> {
+fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> Result<(Vec<Table>, Vec<Claim>), UserError> {
     let mut t = Table::new(
         "the 2003 code's ERR count against the packets really lost: apparent / real error rate (mean, min-max over seeds)",
         &[
@@ -635,7 +637,12 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
     let mut swing_claims = Vec::new();
     let (mut all_counted, mut all_lost, mut long_haul) = (Vec::new(), Vec::new(), Vec::new());
     // §3's two observations, row by row, with the code's freeze and without it.
-    let (mut frozen_parts, mut thawed_parts, mut short_parts) = (Vec::new(), Vec::new(), Vec::new());
+    // In the sweep table's order: off, the code's 10 ms, the swept lengths, one T.
+    let mut settings: Vec<FreezeSetting> = std::iter::once(FreezeSetting::new("off", None))
+        .chain(std::iter::once(FreezeSetting::new(&format!("{CODE_SYN_MS} ms (the code's SYN interval)"), Some(CODE_SYN_MS))))
+        .chain(freeze_sweep_ms(opts).iter().map(|&l| FreezeSetting::new(&format!("{l} ms"), Some(l))))
+        .chain(std::iter::once(FreezeSetting::new(&format!("one T ({SAMPLE_MS} ms)"), Some(SAMPLE_MS))))
+        .collect();
     let range = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{:.2} ({:.2}-{:.2})", s.mean, s.min, s.max));
     for (k, row) in ROWS.iter().enumerate() {
         let runs = |freeze: bool, freeze_ms: Option<u64>, name: &str| -> Result<Vec<ErrCount>, UserError> {
@@ -705,11 +712,19 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
             }
         );
         let short = runs(true, Some(CODE_SYN_MS), "sabul-2003-freeze-10ms")?;
-        let double = |runs: &[ErrCount]| Claim::band("", &ratios(runs), DOUBLE, "", "");
-        let exceed = |runs: &[ErrCount]| Claim::bound("", "", &runs.iter().map(|c| c.errs_exceed_sent).collect::<Vec<_>>(), Bound::AtLeast(1.0), "intervals");
-        for (parts, runs) in [(&mut frozen_parts, &code), (&mut thawed_parts, &unfrozen), (&mut short_parts, &short)] {
-            parts.push((format!("row {}, reports per loss", k + 1), double(runs)));
-            parts.push((format!("row {}, intervals with ERRs > sent", k + 1), exceed(runs)));
+        let lengths: Vec<Vec<ErrCount>> = settings[2..settings.len() - 1]
+            .iter()
+            .map(|f| runs(true, f.ms, &format!("sabul-2003-freeze-{}ms", f.ms.unwrap_or(0))))
+            .collect::<Result<_, _>>()?;
+        let last = settings.len() - 1;
+        for (i, f) in settings.iter_mut().enumerate() {
+            let runs = match i {
+                0 => &unfrozen,
+                1 => &short,
+                i if i == last => &code,
+                i => &lengths[i - 2],
+            };
+            f.add(k, runs);
         }
         claims.push(c.because(&why));
         claims.push(loss_one(k, &code, &unfrozen));
@@ -722,11 +737,12 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
     let failing = |parts: &[(String, Claim)], part: &str| parts.iter().filter(|(l, c)| l.ends_with(part) && !c.holds()).count();
     let per_row = long_haul.len();
     let (doubles, exceeds) = ("reports per loss", "intervals with ERRs > sent");
-    let opposite = failing(&frozen_parts, doubles) == per_row && failing(&frozen_parts, exceeds) == 0 && failing(&thawed_parts, doubles) == 0 && failing(&thawed_parts, exceeds) == per_row;
+    let (thawed_parts, short_parts, frozen_parts) = (&settings[0].parts, &settings[1].parts, &settings[settings.len() - 1].parts);
+    let opposite = failing(frozen_parts, doubles) == per_row && failing(frozen_parts, exceeds) == 0 && failing(thawed_parts, doubles) == 0 && failing(thawed_parts, exceeds) == per_row;
     for (with, parts, short) in [
-        ("sabul-2003 with the code's freeze of one T", &frozen_parts, false),
-        ("sabul-2003 with the freeze off", &thawed_parts, false),
-        ("sabul-2003 with a freeze of the code's own SYN interval, 10 ms", &short_parts, true),
+        ("sabul-2003 with the code's freeze of one T", frozen_parts, false),
+        ("sabul-2003 with the freeze off", thawed_parts, false),
+        ("sabul-2003 with a freeze of the code's own SYN interval, 10 ms", short_parts, true),
     ] {
         let broken: Vec<&str> = parts.iter().filter(|(_, c)| !c.holds()).map(|(l, _)| l.as_str()).collect();
         let mut why = format!("not held: {}. ", broken.join("; "));
@@ -741,6 +757,8 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
         }
         claims.push(Claim::all_of(&both(with), seed, parts).because_unless_held(&why));
     }
+    let (sweep_table, sweep_claim) = freeze_sweep(opts, &rows, seed, &settings);
+    claims.extend(sweep_claim);
     claims.insert(
         0,
         Claim::direction(
@@ -752,7 +770,108 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
         ),
     );
     claims.extend(swing_claims);
-    Ok((t, claims))
+    Ok((vec![t, sweep_table], claims))
+}
+
+/// The freeze lengths swept between the code's own SYN interval (10 ms) and one T (200 ms),
+/// full mode only: they cost 12 runs per seed.
+const FREEZE_SWEEP_MS: [u64; 4] = [20, 50, 100, 150];
+
+fn freeze_sweep_ms(opts: &Options) -> &'static [u64] {
+    if opts.fast {
+        &[]
+    } else {
+        &FREEZE_SWEEP_MS
+    }
+}
+
+/// The 2003 code under one setting of its freeze, over the rows where a loss can be
+/// re-reported: §3's two observations as claims per row, and their means over seeds.
+struct FreezeSetting {
+    name: String,
+    /// The freeze's length; `None` for the freeze off.
+    ms: Option<u64>,
+    /// Per row: "row k, reports per loss" and "row k, intervals with ERRs > sent".
+    parts: Vec<(String, Claim)>,
+    /// Per row: mean reports per loss and mean intervals with ERRs > sent per run.
+    means: Vec<(f64, f64)>,
+}
+
+impl FreezeSetting {
+    fn new(name: &str, ms: Option<u64>) -> FreezeSetting {
+        FreezeSetting { name: name.into(), ms, parts: Vec::new(), means: Vec::new() }
+    }
+
+    /// Row `k`'s runs under this setting: "double" as 1.5 to 2.5 reports per loss, "ERRs
+    /// outnumber the packets sent" as at least one such interval on every seed.
+    fn add(&mut self, k: usize, runs: &[ErrCount]) {
+        let reports: Vec<f64> = runs.iter().map(ErrCount::inflation).collect();
+        let exceed: Vec<f64> = runs.iter().map(|c| c.errs_exceed_sent).collect();
+        self.means.push((mean(&reports), mean(&exceed)));
+        self.parts.push((format!("row {}, reports per loss", k + 1), Claim::band("", &reports, DOUBLE, "", "")));
+        self.parts.push((format!("row {}, intervals with ERRs > sent", k + 1), Claim::bound("", "", &exceed, Bound::AtLeast(1.0), "intervals")));
+    }
+
+    fn both(&self) -> bool {
+        self.parts.iter().all(|(_, c)| c.holds())
+    }
+
+    fn column(&self, which: fn(&(f64, f64)) -> f64) -> String {
+        self.means.iter().map(|m| format!("{:.2}", which(m))).collect::<Vec<_>>().join(" / ")
+    }
+}
+
+/// §3's two observations against the length of the 2003 code's freeze: for each setting (off,
+/// 10 ms, the swept lengths, one T) the mean reports per loss and intervals whose ERRs
+/// outnumber the packets sent, row by row, and whether both hold at once. In full mode also
+/// the claim that some length from 10 ms to one T gives both ([`Claim::any_setting`]): a
+/// length picked from the sweep is fitted to the observations, so where one gives both the
+/// verdict is *fitted*; where none does, it does not hold.
+fn freeze_sweep(opts: &Options, rows: &str, seed: &str, settings: &[FreezeSetting]) -> (Table, Option<Claim>) {
+    let mut t = Table::new(
+        &format!("§3's two observations against the length of the 2003 code's freeze, rows {rows} (mean over seeds; both hold at once where every row has 1.5 to 2.5 reports per loss and at least one interval with ERRs > sent on every seed)"),
+        &["freeze", "reports per loss, each row", "intervals with ERRs > sent per run, each row", "both at once"],
+    );
+    for f in settings {
+        t.row(vec![f.name.clone(), f.column(|m| m.0), f.column(|m| m.1), if f.both() { "yes" } else { "no" }.into()]);
+    }
+    if opts.fast {
+        return (t, None);
+    }
+    let frozen = &settings[1..];
+    let lengths = frozen.iter().filter_map(|f| f.ms).map(|l| l.to_string()).collect::<Vec<_>>().join(", ");
+    let claim = format!("rows {rows}: a freeze of some length from the code's {CODE_SYN_MS} ms to one T gives both of §3's observations at once (lengths tried: {lengths} ms)");
+    let options: Vec<(String, Claim)> = frozen.iter().map(|f| (f.name.clone(), Claim::all_of("", seed, &f.parts))).collect();
+    // Row by row: the lengths giving both there, or where ERRs first outnumber the packets
+    // sent and how often a loss is reported by then.
+    let mut per_row = Vec::new();
+    let mut past_double = true;
+    for (j, (label, _)) in settings[0].parts.iter().step_by(2).enumerate() {
+        let row = label.split(',').next().unwrap_or(label);
+        let held = |f: &FreezeSetting, part: usize| f.parts[2 * j + part].1.holds();
+        let giving: Vec<&str> = frozen.iter().filter(|f| held(f, 0) && held(f, 1)).map(|f| f.name.as_str()).collect();
+        per_row.push(if !giving.is_empty() {
+            format!("{row}: both with {}", giving.join(", "))
+        } else if let Some(f) = frozen.iter().find(|f| held(f, 1)) {
+            past_double &= f.means[j].0 > DOUBLE.1;
+            format!("{row}: at no length; its ERRs first outnumber the packets sent (on every seed) at {}, where a loss is already reported {:.2} times", f.name, f.means[j].0)
+        } else {
+            past_double = false;
+            format!("{row}: at no length; no length makes its ERRs outnumber the packets sent on every seed")
+        });
+    }
+    let why = format!(
+        "no length gives both on every row. Row by row: {}.{}",
+        per_row.join("; "),
+        if past_double {
+            " Where a row fails, the freeze that stops a flow for enough of an interval that its ERRs outnumber what it sent also leaves its losses unrepaired for that long, to be re-reported meanwhile."
+        } else {
+            ""
+        }
+    );
+    let c = Claim::any_setting(&claim, seed, &options);
+    let c = if c.verdict == Verdict::DoesNotHold { c.because(&why) } else { c };
+    (t, Some(c))
 }
 
 /// Seed 001 §3 on the 2003 code's `SentInInterval ← max(SentInInterval, LocalERR)`: "When the
