@@ -18,8 +18,8 @@ pub struct ScanArgs {
     /// How many of them are up.
     #[arg(long, default_value_t = 34)]
     pub up: u32,
-    /// Probe-window variants, comma-separated: unscaled, scaled-2007, scaled.
-    #[arg(long, default_value = "unscaled,scaled-2007,scaled")]
+    /// Probe-window variants, comma-separated: unscaled, scaled-wiki, scaled-2007, scaled.
+    #[arg(long, default_value = "unscaled,scaled-wiki,scaled-2007,scaled")]
     pub variant: String,
     /// Probe types per host (nmap's host discovery as root sends 4: -PE -PS443 -PA80 -PP).
     #[arg(long, default_value_t = 4)]

@@ -1,6 +1,6 @@
 //! The three generations of nmap's probe-window control, selectable by name (spec §0, §2.4, §6).
 //!
-//! | | `unscaled` (trunk of 2007-09-05 to -17, the seed's baseline) | `scaled-2007` (`eddc2b083`, the seed's) | `scaled` (nmap today) |
+//! | | `unscaled` (trunk of 2007-09-05 to -17, the seed's baseline) | `scaled-2007` (`eddc2b083`, as merged) | `scaled` (nmap today) |
 //! |---|---|---|---|
 //! | group increment scale *s* | 1 | min(probes_sent / probes_replied_to, 50) | min(expected / received, 50) |
 //! | host increment scale | 1 | 1 | min(expected / received, 50) (`0f396a5b3`, `12a4288aa`) |
@@ -27,6 +27,13 @@
 //! the repository's history puts it at `1b41c049f`, and so do we.) One entry is an inference:
 //! `eddc2b083` must have made the group test strict when it added the cap, or the capped window
 //! would stay at ssthresh for ever.
+//!
+//! A fourth variant, `scaled-wiki`, is the rule the seed's page describes and ran: `scaled-2007`
+//! without the cap, *s* = probes_sent / probes_replied_to. The merge added the cap ("Put a cap
+//! of 50 on the cwnd scaling factor", spec §2.4) after the page's benchmarks: the page's code
+//! line multiplies by the ratio alone, and its packet_ratio statistics of the 10 000-address
+//! scan (median 58.84, third quartile 63.30, maximum 105), which `nmap -d2` printed as the
+//! group's scale, lie above 50, which the capped scale never exceeds.
 
 use super::perf::{ScanPerformanceVars, TimingTemplate};
 use crate::units::Time;
@@ -40,7 +47,10 @@ pub enum Variant {
     /// unreachables from routers never timed.
     #[serde(rename = "unscaled")]
     Unscaled,
-    /// `eddc2b083` (2007-09-18), the wiki's "scaled": group increments × min(sent/replied, 50).
+    /// The seed's page (2007-09, before the merge): group increments × sent/replied, uncapped.
+    #[serde(rename = "scaled-wiki")]
+    ScaledWiki,
+    /// `eddc2b083` (2007-09-18), the wiki's rule as merged: group increments × min(sent/replied, 50).
     #[serde(rename = "scaled-2007")]
     Scaled2007,
     /// nmap today (since `12a4288aa`, 2008-12): expected/received per group and per host.
@@ -48,7 +58,7 @@ pub enum Variant {
     Scaled,
 }
 
-pub const VARIANT_FORMS: &str = "unscaled, scaled-2007 or scaled";
+pub const VARIANT_FORMS: &str = "unscaled, scaled-wiki, scaled-2007 or scaled";
 
 /// Where an increment's scale comes from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -114,11 +124,12 @@ impl VariantRules {
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Unscaled, Variant::Scaled2007, Variant::Scaled];
+    pub const ALL: [Variant; 4] = [Variant::Unscaled, Variant::ScaledWiki, Variant::Scaled2007, Variant::Scaled];
 
     pub fn name(self) -> &'static str {
         match self {
             Variant::Unscaled => "unscaled",
+            Variant::ScaledWiki => "scaled-wiki",
             Variant::Scaled2007 => "scaled-2007",
             Variant::Scaled => "scaled",
         }
@@ -137,7 +148,7 @@ impl Variant {
                 ping_timeout_timed: false,
                 unanswered_is_drop: false,
             },
-            Variant::Scaled2007 => VariantRules {
+            Variant::ScaledWiki | Variant::Scaled2007 => VariantRules {
                 group_scale: ScaleRule::SentOverReplied,
                 host_scale: ScaleRule::One,
                 group_slow_start: SlowStart::Capped,
@@ -170,6 +181,11 @@ impl Variant {
                 // `init_perf_values` at `f5337b670`: today's initial ssthresh and divisors
                 // (from `1b41c049f`), `cc_incr` 1.
                 p.ca_incr = 1.0;
+                p.pingtime = Time::from_secs(5);
+            }
+            Variant::ScaledWiki => {
+                // No cap on the scale: the window's own cap (`max_cwnd`) still bounds it.
+                p.cc_scale_max = f64::INFINITY;
                 p.pingtime = Time::from_secs(5);
             }
             Variant::Scaled2007 => p.pingtime = Time::from_secs(5),
@@ -220,5 +236,16 @@ mod tests {
         let s = Variant::Scaled2007.perf(TimingTemplate::T4);
         assert_eq!((s.initial_ssthresh, s.ca_incr, s.pingtime), (75, 2.0, Time::from_secs(5)));
         assert_eq!(Variant::Scaled.perf(TimingTemplate::T3).pingtime, Time::from_millis(1250));
+    }
+
+    /// The seed's rule and the merged one differ in the cap alone: at 1 % of probes answered
+    /// (sent/replied = 100) the page's scale is 100, the merged code's 50.
+    #[test]
+    fn the_wiki_rule_is_the_merged_one_without_the_cap() {
+        assert_eq!(Variant::ScaledWiki.rules(), Variant::Scaled2007.rules());
+        let (wiki, merged) = (Variant::ScaledWiki.perf(TimingTemplate::T3), Variant::Scaled2007.perf(TimingTemplate::T3));
+        assert_eq!(ScanPerformanceVars { cc_scale_max: merged.cc_scale_max, ..wiki }, merged);
+        let r = crate::scan::packet_ratio::PacketRatio { probes_sent: 1000, probes_replied_to: 10 };
+        assert_eq!((r.cc_scale(&wiki), r.cc_scale(&merged)), (100.0, 50.0));
     }
 }

@@ -286,7 +286,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.claims.push(judged(c));
         }
         // Without SACK, against with it: (claim, the seed's words, runs' figure, higher side first, unit).
-        let without_sack: [(&str, &str, fn(&Runs) -> &Vec<f64>, bool, &str); 2] = [
+        let without_sack: [(&str, &str, fn(&Runs) -> &Vec<f64>, bool, &str); 3] = [
             (
                 "without SACK, duplicate ACKs \"can lead to timeouts\": SACKEXP's retransmission timeouts without SACK above with it",
                 "\"waste of bandwidth on duplicate ACKs that can lead to timeouts\"",
@@ -295,6 +295,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 "timeouts",
             ),
             ("without SACK, SACKEXP is less efficient", "\"TCP w/o congestion control and without SACK is inefficient\"", |r| &r.efficiency, true, ""),
+            ("without SACK, SACKEXP \"will perform poorly\": its goodput below with SACK", "\"Without SACK, this flavor of TCP will perform poorly\"", |r| &r.goodput, true, "Mbit/s"),
         ];
         for (claim, seed, of, with_above, unit) in without_sack {
             for p in [0.01, 0.1, 0.2] {
@@ -322,8 +323,35 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         // link (about 0.12 ms a segment, so at most awnd · 0.12 ms, 6 ms at 60 ms, in a round
         // trip) or for the one segment an ACK has just released: half the samples or more
         // show at least awnd − 1.
+        // The conclusion's "current TCP congestion control → low throughput over lossy
+        // links": against the same sender without congestion control, at each loss.
+        for p in [0.01, 0.1, 0.2] {
+            let (x, s) = (&alone[&(rtt, key(p), 0)].goodput, &alone[&(rtt, key(p), 1)].goodput);
+            out.claims.push(Claim::direction(
+                &format!("congestion control gives \"low throughput over lossy links\": SACKEXP's goodput above TCP SACK's, p = {} ({at})", pct(p)),
+                "\"Ambiguity in packet loss → current TCP congestion control → low throughput over lossy links\"",
+                ("SACKEXP", x),
+                ("TCP SACK", s),
+                "Mbit/s",
+            ));
+        }
         let sender = flow("none", true, rtt).sender;
         let awnd = (sender.rwnd / sender.mss) as f64;
+        // SACKBASE's figure on the lossless link: "size of the send window in case of a link
+        // bottleneck: bandwidth-delay product". The bound is the one the static-window rows
+        // below derive for SACKEXP: at least awnd − 1 in half the samples.
+        out.claims.push(
+            Claim::bound(
+                &format!("TCP SACK (SACKBASE) on the lossless link sends a window of one bandwidth-delay product: median segments unacknowledged after the first round trip ({at})"),
+                "\"size of the send window in case of a link bottleneck: bandwidth-delay product\"",
+                &alone[&(rtt, 0, 1)].window,
+                Bound::AtLeast(awnd - 1.0),
+                "segments",
+            )
+            .because(&format!(
+                "one BDP is {awnd} segments, our receiver's window (the seed's figure shows an advertised window without a legible value); so the row checks that TCP SACK's congestion window, once past it, never holds the send window below it"
+            )),
+        );
         for p in [0.01, 0.2] {
             let tcp = &alone[&(rtt, key(p), 1)].window;
             out.claims.push(

@@ -4,7 +4,7 @@
 //!
 //! The first describes nmap's rule, which our model follows by construction; what can be
 //! measured is the seed's reason for it ("It's abnormal for 95% of them not to be responded
-//! to"), against the alternative it names. Each workload's scaled-2007 scans run again with
+//! to"), against the alternative it names. Each workload's scaled-wiki scans run again with
 //! TCP's rule, every scan probe that times out unanswered a drop
 //! ([`cc::scan::VariantRules::with_unanswered_as_drop`]), on the same check seeds. TCP's rule
 //! halves the group window at most once per window of probes (a drop counts only for probes
@@ -15,7 +15,7 @@
 //! counterfactual is ours: the row holds when TCP's scan is the slower on every seed, both
 //! scans having finished.
 //!
-//! The second is a statement about nmap's code: scaled-2007 scales only the group's increments
+//! The second is a statement about nmap's code: scaled-wiki scales only the group's increments
 //! ([`cc::scan::Variant`]'s table). Whether a host window ever limits a send is counted in every
 //! scan ([`sim::scan::ScanResult::host_window_holds`]). In host discovery a host gets at most
 //! two tries of each of its probe types (≤ 6 probes here), under the host window's initial 10;
@@ -34,7 +34,7 @@ pub const SEED_HOSTS_UNCHANGED: &str = "\"This is only for group congestion cont
 /// The comparison table's header; [`row`] fills one line per workload.
 pub fn table() -> Table {
     Table::new(
-        "unanswered probes: nmap's rule (not a drop) against TCP's (a drop), scaled-2007, check seeds (means)",
+        "unanswered probes: nmap's rule (not a drop) against TCP's (a drop), scaled-wiki, check seeds (means)",
         &[
             "addresses",
             "timeouts per packet sent (pings included)",
@@ -57,7 +57,7 @@ fn times(runs: &[ScanResult]) -> Vec<f64> {
     runs.iter().map(|r| r.scan_time_s).collect()
 }
 
-/// One workload's line of the table and its verdict: `nmap` and `tcp` are the scaled-2007 scans
+/// One workload's line of the table and its verdict: `nmap` and `tcp` are the scaled-wiki scans
 /// of `hosts` addresses under each rule, paired by seed.
 pub fn judge(table: &mut Table, hosts: u32, nmap: &[ScanResult], tcp: &[ScanResult]) -> Claim {
     let (tn, tt) = (times(nmap), times(tcp));
@@ -72,7 +72,7 @@ pub fn judge(table: &mut Table, hosts: u32, nmap: &[ScanResult], tcp: &[ScanResu
         format!("{:.1} s", mean(&tt)),
         format!("{:.1}", mean(&tt) / mean(&tn)),
     ]);
-    let claim = format!("{hosts} addresses: an unanswered probe is not a drop, because most go unanswered: with TCP's rule (each one a drop) the scaled-2007 scan would be slower (ours, a counterfactual)");
+    let claim = format!("{hosts} addresses: an unanswered probe is not a drop, because most go unanswered: with TCP's rule (each one a drop) the scaled-wiki scan would be slower (ours, a counterfactual)");
     let unfinished = nmap.iter().chain(tcp).filter(|r| !r.finished).count();
     if unfinished > 0 {
         return Claim::not_comparable(&claim, SEED_NOT_A_DROP.into(), format!("{unfinished} scans hit the time limit"), "a scan cut off by the time limit is not a scan time");

@@ -6,7 +6,8 @@
 //!
 //! - **Competing with Reno.** One Vegas or mVegas flow against one Reno flow for [`SECS`] s:
 //!   its share of the two flows' goodput over the second half, mVegas's against Vegas's on the
-//!   same seeds.
+//!   same seeds; and Vegas's own share below half, the seed's premise that Vegas cedes the
+//!   network to Reno (its introduction).
 //! - **Courting loss.** Each alone for [`SECS`] s: the packets the link drops after
 //!   [`SETTLE_S`], once slow start's overshoot is over, Reno's against mVegas's.
 
@@ -44,6 +45,15 @@ pub fn claims(opts: &Options, seeds: u64) -> Result<Vec<Claim>, UserError> {
     let (mvegas, vegas) = (share("mvegas")?, share("vegas")?);
     let (reno_drops, mvegas_drops) = (drops("reno")?, drops("mvegas")?);
     Ok(vec![
+        // Two flows of one algorithm split the link evenly; a share below half on every seed
+        // is ground ceded to Reno.
+        Claim::bound(
+            &format!("Vegas \"continuously cede[s] network usage\" to Reno: its share against one Reno flow over the second half of {SECS} s ({link})"),
+            "\"systems using Vegas continuously cede network usage to other systems more willing to cause packet loss\": at most half",
+            &vegas,
+            crate::verdict::Bound::AtMost(0.5),
+            "",
+        ),
         Claim::direction(
             &format!("mVegas competes \"more favorably\" with Reno than Vegas does: its share against one Reno flow over the second half of {SECS} s ({link})"),
             "\"to more favorably compete with Reno systems\"",
