@@ -228,7 +228,7 @@ impl Claim {
         let Some(s) = Summary::of(values) else {
             return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
         };
-        let on = if s.n == 1 { "in our one run" } else { "on every seed" };
+        let on = if s.n == 1 { "for our one figure" } else { "on every seed" };
         let (keeps, test) = match bound {
             Bound::AtLeast(x) => (values.iter().filter(|&&v| v >= x).count(), format!("≥ {} {on}", with_unit(x, unit))),
             Bound::AtMost(x) => (values.iter().filter(|&&v| v <= x).count(), format!("≤ {} {on}", with_unit(x, unit))),

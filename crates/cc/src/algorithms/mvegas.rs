@@ -58,9 +58,21 @@ impl Default for MVegasConfig {
 /// below `2^(beta − n)`, true with probability `2^(beta − n)/(2^beta − 1)` (the report's
 /// `% 63` for beta 6).
 pub fn probabilistic_increase(n: u64, beta: u32, rng: &mut CcRng) -> bool {
+    let (below, modulus) = roll(n, beta);
+    rng.random_range(0..modulus) < below
+}
+
+/// The roll's odds: it increases when a number drawn from `0..modulus` is below `below`.
+fn roll(n: u64, beta: u32) -> (u64, u64) {
     let top = 1u64 << beta.min(62);
-    let modulus = (top - 1).max(1);
-    rng.random_range(0..modulus) < top >> n.min(63)
+    (top >> n.min(63), (top - 1).max(1))
+}
+
+/// The exact probability that [`probabilistic_increase`] increases: `2^(beta − n)/(2^beta − 1)`
+/// while `2^(beta − n)` is below the modulus, else 1.
+pub fn increase_probability(n: u64, beta: u32) -> f64 {
+    let (below, modulus) = roll(n, beta);
+    below.min(modulus) as f64 / modulus as f64
 }
 
 /// Modified Vegas's once-per-round decision.
@@ -123,6 +135,7 @@ mod tests {
         for n in 1..=6u64 {
             let hits = (0..draws).filter(|_| probabilistic_increase(n, 6, &mut rng)).count();
             let p = (1u64 << (6 - n)) as f64 / 63.0;
+            assert_eq!(increase_probability(n, 6), p);
             let freq = hits as f64 / draws as f64;
             // Four standard errors of a binomial proportion.
             let tol = 4.0 * (p * (1.0 - p) / draws as f64).sqrt();

@@ -98,7 +98,13 @@ pub fn claims(j: &Jumps) -> Vec<Claim> {
             );
             let before = num(mean(&field(&s[1], |x| x.before)));
             if c.holds() {
-                c.because(&format!("slow start had reached {before} segments; the window then grew to what Vegas, which makes no jump, holds too ({} segments)", num(mean(&field(&s[0], |x| x.later)))))
+                let kept = mean(&after) >= mean(&field(&s[1], |x| x.before));
+                c.because(&format!(
+                    "slow start had reached {before} segments{}; the window then grew to what Vegas, which makes no jump, holds too ({} segments). So the window after the exit is small only against what both later hold; {}the next rows judge what the jump costs",
+                    if kept { " and the jump kept all of it" } else { "" },
+                    num(mean(&field(&s[0], |x| x.later))),
+                    if kept { "the jump itself cut nothing, and " } else { "" }
+                ))
             } else {
                 c.because(&format!(
                     "slow start had reached {before} segments and the jump kept most of it; afterwards the window settles lower, where Vegas, which makes no jump, holds it too ({} segments): the delay rule reads the hosts' scheduling delay (up to {} ms on a {} ms base RTT) as queue",
