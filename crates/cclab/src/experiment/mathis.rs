@@ -323,7 +323,7 @@ fn claims(at: &[AtP], out: &mut Output) {
                 talk.because(&if c > TALK_C {
                     format!(
                         "the talk's 1.2 is the law's √(3/2) = 1.22 rounded, for periodic loss; under random loss, as ours, Mathis et al.'s Table 1 gives 1.31, and ours is {}{}",
-                        crate::table::num(c),
+                        format!("{c:.3}"),
                         if c > C_RANDOM { ", above even that; not traced" } else { ", between the two" }
                     )
                 } else {
