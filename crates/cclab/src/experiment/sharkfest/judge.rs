@@ -8,7 +8,7 @@ use crate::stats::{mean, welch_p, Summary};
 use crate::verdict::{Verdict, ALPHA};
 
 /// Welch's p-value between two of our sets of runs, and how a test cell gives it.
-fn welch(a: &[f64], b: &[f64]) -> Option<(f64, String)> {
+pub(super) fn welch(a: &[f64], b: &[f64]) -> Option<(f64, String)> {
     let (sa, sb) = (Summary::of(a)?, Summary::of(b)?);
     welch_p(&sa, &sb).map(|p| (p, crate::verdict::welch_result(&sa, &sb, p)))
 }

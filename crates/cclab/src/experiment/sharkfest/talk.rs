@@ -26,7 +26,7 @@
 
 use super::laws::{Growth, Laws, DEEP_BUFFER_BDPS, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS, SMALL_WINDOW};
 use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
-use super::judge::{at_least, beyond_spread, direction_apart};
+use super::judge::{at_least, beyond_spread, direction_apart, welch};
 use super::qualities::{self, Qualities, LONG_S, SETTLED_S, SHALLOW, SHALLOW_BUFFER_BDP};
 use crate::experiment::Claim;
 use crate::stats::{mean, Summary};
@@ -317,8 +317,9 @@ fn rtt_fairness(r: &Results, claims: &mut Vec<Claim>) {
     for (cc, words) in [("cubic", "RTT fairness - good"), ("compound", "RTT fairness - good")] {
         if let Some(s) = r.col(cc, |x| x.rtt_share) {
             let c = beyond_spread(Claim::direction(&format!("{}: the 50 ms flow takes less than Reno's does (\"{words}\")", name(cc)), "fairer than Reno", reno, (name(cc), &s), ""), &base, &s);
-            // Compound is Reno on a deep buffer only where its share is Reno's own.
-            let like_reno = (mean(&s) - mean(&base)).abs() <= 0.01;
+            // Compound is Reno on a deep buffer only where its share is Reno's own, within
+            // what the runs vary (the same Welch test that judges the direction).
+            let like_reno = welch(&s, &base).is_none_or(|(p, _)| p >= ALPHA);
             claims.push(if cc == "compound" && !c.holds() {
                 if like_reno {
                     c.because(COMPOUND_IS_RENO)
