@@ -704,7 +704,7 @@ fn claims(all: &[TrialRuns], noise_us: &[u64], sweep: &[(&str, Vec<Summary>)], p
         Summary::of(runs(5, 1)).expect("runs"),
         "Mbit/s",
     );
-    not_significant.seed = format!("mVegas {} and Vegas {} Mbit/s: not significant", num(mean(&t5, 2)), num(mean(&t5, 1)));
+    not_significant.seed = format!("mVegas {} and Vegas {} Mbit/s: not significant", num(mean(t5, 2)), num(mean(t5, 1)));
     not_significant.ours = format!(
         "mVegas {} against Vegas {}",
         crate::verdict::spread(&Summary::of(runs(5, 2)).expect("runs"), "Mbit/s"),
