@@ -28,6 +28,7 @@ _UNIT_KEYWORDS = {
     "rwnd": "'64KB'",
     "min_rto": "'200ms'",
     "access_rate": "'100mbit'",
+    "app_rate": "'10mbit'",
     "interval": "'100ms'",
     "cbr_rate": "'50mbit'",
 }
@@ -110,6 +111,7 @@ def run(
     iw: int | None = None,
     min_rto: str | None = None,
     access_rate: str | None = None,
+    app_rate: str | None = None,
     interval: str | None = None,
     cbr_rate: str | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -136,6 +138,8 @@ def run(
       ``"ack-division:10"``, ``"dup-ack-spoofing:1"``, ``"optimistic-ack:20"`` or ``"honest"``;
       ``defences``: the sender's defences to turn on, the others off, ``"abc,nonce"`` or a list
       of ``abc``, ``new_data_only``, ``dupack_limit``, ``nonce``, or ``"none"``, ``"all"``.
+    - ``app_rate``: each TCP flow's application writes at this rate, as iperf3's ``-b``
+      (``"10mbit"``; default: it always has data).
     - ``out``: also write ``summary.json``, ``timeseries.csv``, ``link.csv`` and
       ``scenario.toml`` there, as ``cclab run --out`` does (``cclab plot`` reads them).
 

@@ -92,6 +92,8 @@ def test_scenario_from_a_dict_or_a_file_with_keywords_over_it(tmp_path):
         (lambda: cclab.run(cc="reno", receiver="ack-division"), "receiver: split: missing"),
         (lambda: cclab.run(cc="reno", defences=["abc", "magic"]), "defences: unknown defence `magic`"),
         (lambda: cclab.run(cc="reno", defences=3), "defences: give"),
+        (lambda: cclab.run(cc="reno", app_rate=10), "app_rate: give a string with its unit"),
+        (lambda: cclab.run(cc="udt", app_rate="1mbit"), "app_rate: only a TCP flow takes an application rate"),
     ],
 )
 def test_bad_input_is_a_value_error_naming_the_key(call, names):
@@ -144,6 +146,7 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
         (dict(receiver="ack-division:10", defences=["abc", "nonce"]), ["--receiver", "ack-division:10", "--defences", "abc,nonce"]),
         (dict(handshake=True), ["--handshake"]),
         (dict(syn_rtt_sample=False, loss="100%"), ["--no-syn-rtt-sample", "--loss", "100%"]),
+        (dict(app_rate="5mbit"), ["--app-rate", "5mbit"]),
     ]
     for k, (keywords, cli_flags) in enumerate(cases):
         r = cclab.run(**kw, **keywords)
@@ -160,6 +163,10 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
     # With no SYN sample and nothing answered, the first timeout waits RFC 6298's initial 1 s.
     rto = cclab.run(**kw, syn_rtt_sample=False, loss="100%").timeseries["rto"].iloc[0]
     assert rto == 1000.0
+    # An application writing 5 Mbit/s on a 20 Mbit/s link: the flow delivers what it writes,
+    # one 1448-byte segment every 2.3 ms, to within two segments over the last 2 s.
+    ts = cclab.run(**kw, app_rate="5mbit").timeseries.set_index("time")["delivered_bytes"]
+    assert abs((ts[3.0] - ts[1.0]) * 8 / 2.0 - 5e6) <= 2 * 1448 * 8 / 2.0
 
 
 def test_experiment_verdicts_equal_the_cli_files(cclab_bin, tmp_path):

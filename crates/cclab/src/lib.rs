@@ -152,6 +152,10 @@ pub struct RunArgs {
     /// Sender access-link rate, e.g. 100mbit.
     #[arg(long, allow_hyphen_values = true)]
     pub access_rate: Option<String>,
+    /// Each flow's application write rate, as iperf3's -b, e.g. 10mbit (default: always has
+    /// data). TCP flows only.
+    #[arg(long, allow_hyphen_values = true)]
+    pub app_rate: Option<String>,
     /// Time-series sample interval, e.g. 100ms.
     #[arg(long, allow_hyphen_values = true)]
     pub interval: Option<String>,

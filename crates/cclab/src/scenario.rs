@@ -30,6 +30,11 @@
 //! rtt = "200ms"
 //! start = "10s"
 //! size = "20MB"
+//!
+//! [[flows]]
+//! cc = "bbr"
+//! app_rate = "10mbit"         # the application writes 10 Mbit/s (iperf3's -b) ...
+//! app_schedule = [{ at = "30s", rate = "unlimited" }]   # ... and always has data from 30 s
 //! ```
 //!
 //! Unknown keys, wrong units and impossible values are reported in one line that names the
@@ -87,6 +92,18 @@ unit_arg!(RateArg, Rate, parse_rate, RATE_FORMS);
 unit_arg!(SizeArg, Bytes, parse_size, SIZE_FORMS);
 unit_arg!(PercentArg, f64, parse_percent, PERCENT_FORMS);
 unit_arg!(BufferArg, QueueLimit, parse_buffer, BUFFER_FORMS);
+unit_arg!(AppRateArg, Option<Rate>, parse_app_rate, APP_RATE_FORMS);
+
+pub const APP_RATE_FORMS: &str = "a rate like 10mbit or 500kbit, or `unlimited` (the application always has data)";
+
+/// An application step's rate: `10mbit`, or `unlimited` for an application that always has
+/// data.
+pub fn parse_app_rate(s: &str) -> Result<Option<Rate>, String> {
+    if s.trim().eq_ignore_ascii_case("unlimited") {
+        return Ok(None);
+    }
+    parse_rate(s).map(Some).map_err(|_| format!("`{s}` is not {APP_RATE_FORMS}"))
+}
 
 pub const BUFFER_FORMS: &str = "a buffer like 1bdp, 0.5bdp, 100pkts or 150KB";
 
@@ -243,6 +260,15 @@ pub struct ScheduleStep {
     pub rate: Option<RateArg>,
 }
 
+/// A step of a flow's `app_schedule`: from `at` (counted from the run's start) the
+/// application writes at `rate`, or always has data (`rate = "unlimited"`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppStep {
+    pub at: Option<TimeArg>,
+    pub rate: Option<AppRateArg>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
@@ -303,6 +329,12 @@ pub struct FlowSpec {
     pub pacing: Option<bool>,
     pub ecn: Option<bool>,
     pub access_rate: Option<RateArg>,
+    /// The application's write rate, as iperf3's `-b` (default: it always has data; TCP
+    /// flows only).
+    pub app_rate: Option<RateArg>,
+    /// Steps of the application's write rate: `[{ at = "10s", rate = "4mbit" }, { at = "20s",
+    /// rate = "unlimited" }]` (TCP flows only).
+    pub app_schedule: Option<Vec<AppStep>>,
     /// A misbehaving receiver (default: honest).
     pub receiver: Option<ReceiverSpec>,
     /// The sender's defences against one (default: Linux's set).
@@ -443,7 +475,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, syn_rtt_sample, initial_window, rwnd, min_rto, pacing, ecn, access_rate, receiver, defences, startup)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, syn_rtt_sample, initial_window, rwnd, min_rto, pacing, ecn, access_rate, app_rate, app_schedule, receiver, defences, startup)
     }
 }
 
@@ -549,6 +581,16 @@ impl Scenario {
                 pacing: Some(f.sender.pace_window),
                 ecn: Some(f.sender.ecn),
                 access_rate: f.access_rate.map(rate),
+                app_rate: f.sender.app_rate.map(rate),
+                app_schedule: (!f.app_schedule.is_empty()).then(|| {
+                    f.app_schedule
+                        .iter()
+                        .map(|&(at, r)| AppStep {
+                            at: Some(time(at)),
+                            rate: Some(AppRateArg(r, r.map_or("unlimited".into(), |r| format!("{}bit", r.bits_per_sec())))),
+                        })
+                        .collect()
+                }),
                 receiver: f.attack.is_some().then(|| ReceiverSpec::of(f.attack)),
                 defences: Some(DefencesSpec::of(f.sender.defences)),
                 startup: (f.sender.startup != Startup::Controller).then(|| StartupArg(f.sender.startup.clone())),
@@ -676,15 +718,7 @@ impl Scenario {
         if l.trace.is_some() && l.rate.is_some() {
             return Err("link.rate: the trace (link.trace) sets the capacity; give one of the two".into());
         }
-        let mut schedule = Vec::new();
-        for (i, step) in l.schedule.iter().flatten().enumerate() {
-            let at = step.at.as_ref().ok_or_else(|| format!("link.schedule[{i}].at: missing; {TIME_FORMS}"))?;
-            let rate = step.rate.as_ref().ok_or_else(|| format!("link.schedule[{i}].rate: missing; {RATE_FORMS}"))?;
-            if schedule.last().is_some_and(|&(t, _)| t > at.0) {
-                return Err(format!("link.schedule[{i}].at: steps must be in time order"));
-            }
-            schedule.push((at.0, rate.0));
-        }
+        let schedule = resolve_steps("link.schedule", l.schedule.as_deref().unwrap_or_default(), |s| (s.at.as_ref(), s.rate.as_ref().map(|r| r.0)), RATE_FORMS)?;
         Ok(LinkConfig {
             rate: l.rate.as_ref().map_or_else(|| parse_rate(DEFAULT_RATE).unwrap(), |r| r.0),
             schedule,
@@ -711,6 +745,22 @@ impl Scenario {
             netem,
         })
     }
+}
+
+/// A schedule's steps (`link.schedule`, a flow's `app_schedule`): each step's time and value,
+/// both required, in time order. Errors name `key[i]` and the field.
+fn resolve_steps<S, V>(key: &str, steps: &[S], fields: impl Fn(&S) -> (Option<&TimeArg>, Option<V>), forms: &str) -> Result<Vec<(Time, V)>, String> {
+    let mut out: Vec<(Time, V)> = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let (at, value) = fields(step);
+        let at = at.ok_or_else(|| format!("{key}[{i}].at: missing; {TIME_FORMS}"))?;
+        let value = value.ok_or_else(|| format!("{key}[{i}].rate: missing; {forms}"))?;
+        if out.last().is_some_and(|&(t, _)| t > at.0) {
+            return Err(format!("{key}[{i}].at: steps must be in time order"));
+        }
+        out.push((at.0, value));
+    }
+    Ok(out)
 }
 
 fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
@@ -741,14 +791,17 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
     sender.pace_window = f.pacing.unwrap_or(false);
     sender.ecn = f.ecn.unwrap_or(false);
     sender.data_limit = f.size.as_ref().map(|s| s.0);
+    sender.app_rate = f.app_rate.as_ref().map(|r| r.0);
     sender.defences = f.defences.as_ref().map_or_else(Defences::default, DefencesSpec::resolve);
     sender.startup = f.startup.as_ref().map_or(Startup::Controller, |s| s.0.clone());
+    let app_schedule = resolve_steps(&format!("flows[{i}].app_schedule"), f.app_schedule.as_deref().unwrap_or_default(), |s| (s.at.as_ref(), s.rate.as_ref().map(|r| r.0)), APP_RATE_FORMS)?;
     let attack = match &f.receiver {
         Some(r) => r.resolve().map_err(|e| format!("flows[{i}].receiver.{e}"))?,
         None => None,
     };
     Ok(FlowConfig {
         attack,
+        app_schedule,
         transport,
         rtt,
         start: f.start.as_ref().map_or(Time::ZERO, |t| t.0),
@@ -767,6 +820,15 @@ mod tests {
 
     fn err(text: &str) -> String {
         Scenario::from_toml(text, "s.toml").and_then(|s| s.resolve()).unwrap_err()
+    }
+
+    /// The configuration `text` resolves to, after checking that writing it back as a
+    /// scenario resolves to the same.
+    fn written_back(text: &str) -> SimConfig {
+        let cfg = Scenario::from_toml(text, "s.toml").unwrap().resolve().unwrap();
+        let again = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
+        assert_eq!(Scenario::from_toml(&again, "again.toml").unwrap().resolve().unwrap(), cfg, "{again}");
+        cfg
     }
 
     #[test]
@@ -869,16 +931,32 @@ syn_rtt_sample = false
 
     #[test]
     fn a_drop_list_is_a_link_key_written_back_and_checked() {
-        let s = Scenario::from_toml("[link]\ndrop_packets = [30, 31]\n[[flows]]\ncc = \"reno\"\n", "s.toml").unwrap();
-        let cfg = s.resolve().unwrap();
+        let cfg = written_back("[link]\ndrop_packets = [30, 31]\n[[flows]]\ncc = \"reno\"\n");
         assert_eq!(cfg.link.drop_packets, vec![30, 31]);
-        let text = toml::to_string_pretty(&Scenario::from_config(&cfg)).unwrap();
-        assert_eq!(Scenario::from_toml(&text, "again.toml").unwrap().resolve().unwrap(), cfg, "{text}");
         for bad in ["[31, 30]", "[30, 30]", "[0]"] {
             let e = err(&format!("[link]\ndrop_packets = {bad}\n[[flows]]\ncc = \"reno\"\n"));
             assert_eq!(e, "link.drop_packets: arrival numbers must be increasing and start at 1 (the link's first packet)", "{bad}");
         }
         assert!(err("[link]\ndrop_packets = [-3]\n[[flows]]\ncc = \"reno\"\n").contains("drop_packets"));
+    }
+
+    #[test]
+    fn an_application_rate_and_its_steps_write_back_and_are_checked() {
+        let cfg = written_back(
+            "duration = \"30s\"\n[[flows]]\ncc = \"bbr\"\napp_rate = \"10mbit\"\napp_schedule = [{ at = \"10s\", rate = \"2mbit\" }, { at = \"20s\", rate = \"unlimited\" }]\n",
+        );
+        assert_eq!(cfg.flows[0].sender.app_rate, Some(Rate::from_bits_per_sec(10e6)));
+        assert_eq!(cfg.flows[0].app_schedule, vec![(Time::from_secs(10), Some(Rate::from_bits_per_sec(2e6))), (Time::from_secs(20), None)]);
+        let flow = |keys: &str| err(&format!("[[flows]]\ncc = \"reno\"\n{keys}\n"));
+        assert!(flow("app_rate = \"fast\"").ends_with("flows[0].app_rate: `fast` is not a rate like 40mbit, 40Mbps, 1gbit, 500kbit or 2e6bit"));
+        assert!(flow("app_schedule = [{ at = \"1s\", rate = \"lots\" }]").contains("`lots` is not a rate like 10mbit or 500kbit, or `unlimited`"));
+        assert_eq!(flow("app_schedule = [{ at = \"1s\" }]"), format!("flows[0].app_schedule[0].rate: missing; {APP_RATE_FORMS}"));
+        assert_eq!(flow("app_schedule = [{ at = \"2s\", rate = \"1mbit\" }, { at = \"1s\", rate = \"1mbit\" }]"), "flows[0].app_schedule[1].at: steps must be in time order");
+        assert_eq!(flow("start = \"5s\"\napp_schedule = [{ at = \"1s\", rate = \"1mbit\" }]"), "flows[0].app_schedule[0].at: 1s is before the flow's start (5s)");
+        assert_eq!(
+            err("[[flows]]\ncc = \"udt\"\napp_rate = \"1mbit\"\n"),
+            "flows[0].app_rate: only a TCP flow takes an application rate; `udt` sends at its own"
+        );
     }
 
     #[test]

@@ -165,6 +165,10 @@ pub struct FlowConfig {
     pub access_rate: Option<Rate>,
     /// A misbehaving TCP receiver (`None`: honest). See `cc::transport::misbehave`.
     pub attack: Option<cc::transport::Misbehaviour>,
+    /// Steps of the application's write rate (TCP only): at each time (from the run's start,
+    /// sorted) the application writes at the new rate, or always has data (`None`), from
+    /// there on. Before the first step it writes at `sender.app_rate`.
+    pub app_schedule: Vec<(Time, Option<Rate>)>,
 }
 
 impl FlowConfig {
@@ -195,6 +199,7 @@ impl FlowConfig {
             syn_rtt_sample: true,
             access_rate: None,
             attack: None,
+            app_schedule: Vec::new(),
         }
     }
 }
@@ -380,6 +385,23 @@ impl cc::check::Validate for FlowConfig {
         }
         if let Some(r) = self.access_rate {
             within("access_rate (bit/s)", r.bits_per_sec(), above(0.0, limits::MAX_RATE_BPS))?;
+        }
+        if !matches!(self.transport, Transport::Tcp(_)) {
+            let key = if self.sender.app_rate.is_some() { "app_rate" } else { "app_schedule" };
+            if self.sender.app_rate.is_some() || !self.app_schedule.is_empty() {
+                return Err(format!("{key}: only a TCP flow takes an application rate; `{}` sends at its own", self.transport.name()));
+            }
+        }
+        for (k, (at, r)) in self.app_schedule.iter().enumerate() {
+            if *at < self.start {
+                return Err(format!("app_schedule[{k}].at: {at} is before the flow's start ({})", self.start));
+            }
+            if let Some(r) = r {
+                within(&format!("app_schedule[{k}].rate (bit/s)"), r.bits_per_sec(), above(0.0, self.sender.mss as f64 * 8e9))?;
+            }
+        }
+        if self.app_schedule.windows(2).any(|w| w[0].0 > w[1].0) {
+            return Err("app_schedule: steps must be sorted by time".into());
         }
         if let Some(a) = &self.attack {
             if !matches!(self.transport, Transport::Tcp(_)) {

@@ -6,7 +6,7 @@ use crate::packet::DataPacket;
 use crate::config::{Transport, TCP_HEADER_BYTES, UDP_HEADER_BYTES};
 use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit};
 use cc::transport::{Ack, Misbehaviour, Receiver, ReceiverConfig, SenderConfig, SenderCore};
-use cc::{Bytes, CcRng, CongestionControl, Time};
+use cc::{Bytes, CcRng, CongestionControl, Rate, Time};
 
 /// What travels back from receiver to sender.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,6 +144,14 @@ impl Endpoint {
         match self {
             Endpoint::Tcp { sender, .. } => sender.end_stream(),
             Endpoint::Datagram { sender, .. } => sender.end_stream(),
+        }
+    }
+
+    /// The application's write rate from `now` on (`None`: it always has data). A datagram
+    /// flow sends at its own rate (the configuration allows no schedule for one).
+    pub fn set_app_rate(&mut self, now: Time, rate: Option<Rate>) {
+        if let Endpoint::Tcp { sender, .. } = self {
+            sender.set_app_rate(now, rate);
         }
     }
 

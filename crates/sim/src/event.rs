@@ -15,6 +15,9 @@ pub enum EventKind {
     LinkDeparture,
     /// The bottleneck's rate changes (a step of its schedule).
     LinkRateChange,
+    /// A flow's application changes its write rate (a step of its `app_schedule`); `aux` is
+    /// the step.
+    AppRateChange,
     /// The head of a flow's forward pipe reaches the receiver.
     DataArrival,
     /// The head of a flow's ACK pipe reaches the sender.

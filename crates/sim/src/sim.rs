@@ -124,6 +124,9 @@ impl Simulation {
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);
                 }
+                for (k, &(at, _)) in f.app_schedule.iter().enumerate() {
+                    events.schedule(at, EventKind::AppRateChange, i as u32, k as u32);
+                }
                 let half = Time(f.rtt.0 / 2);
                 Flow {
                     ep,
@@ -242,6 +245,13 @@ impl Simulation {
                 EventKind::LinkRateChange => {
                     let (_, rate) = self.cfg.link.schedule[i];
                     self.link.set_rate(self.now, rate);
+                }
+                EventKind::AppRateChange => {
+                    let (_, rate) = self.cfg.flows[i].app_schedule[e.aux as usize];
+                    self.flows[i].ep.set_app_rate(self.now, rate);
+                    if self.flows[i].active {
+                        self.try_send(i);
+                    }
                 }
                 EventKind::DataArrival => {
                     if e.aux == self.flows[i].data_gen {

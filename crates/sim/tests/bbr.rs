@@ -201,3 +201,44 @@ fn bbr3_responds_to_sustained_loss_on_a_shallow_buffer() {
     assert!(v3 < 0.5 * v1, "v3 {v3} vs v1 {v1}");
     assert!(u3 >= 0.8, "v3 utilisation {u3}");
 }
+
+/// "Tracks App-limited condition (nothing to send) to prevent underestimation" (the talk's BBR
+/// slide; draft-cheng-iccrg-delivery-rate-estimation §3.2). BBR alone on 40 Mbit/s, 100 ms:
+/// busy until 10 s, then its application writes at a tenth of the link (`app_schedule`) for
+/// 10 s, 100 round trips, ten times the bandwidth filter's window of 10 rounds, then it is
+/// busy again from 20 s. Goodput over the 2 s from 20.1 s (the resumed flow's first ACKs):
+///
+/// - Told apart (Linux), the spell's samples are below BtlBw and never enter the filter, so
+///   BBR resumes at the link's rate: the payload's share of it (1448 of 1500 bytes, 0.965)
+///   less what a PROBE_RTT may cost in the 2 s (deliveries pause for its 200 ms at four
+///   packets and the round trip after it, 0.3 s) and the first 3/4 gain phase after a 5/4 one
+///   that started on an empty queue (a quarter of a BDP, 25 ms), paced 1 % below the
+///   estimate: at least (2 − 0.325)/2 · 0.965 · 0.99 = 0.80 of the link's 40 Mbit/s.
+/// - Counted (`track_app_limited = false`), the filter holds only the spell's samples by its
+///   end: BtlBw is 4 Mbit/s. PROBE_BW paces at most 5/4 above BtlBw, so each round delivers
+///   at most 5/4 of the last (a 5/4 phase lasts until inflight reaches 5/4 of the estimated
+///   BDP, which a growing estimate may never let it reach, so it can probe every round):
+///   round k of the 20 delivers at most min(0.1 · 1.25^(k+1), 0.965) of the link, 0.69 on
+///   average. Below the tracked floor, so the two cannot pass for each other.
+///
+/// During the spell both deliver the application's rate (within two segments over 8 s).
+#[test]
+fn bbr_keeps_its_bandwidth_estimate_through_an_application_limited_spell() {
+    let app = LINK_MBIT * 1e6 / 10.0;
+    let mut got = Vec::new();
+    for track in [true, false] {
+        let mut f = flow("bbr", RTT_MS);
+        f.transport = ::sim::Transport::Tcp(cc::CcConfig::Bbr(cc::algorithms::BbrConfig { track_app_limited: track, ..Default::default() }));
+        f.app_schedule = vec![(cc::Time::from_secs(10), Some(cc::Rate::from_bits_per_sec(app))), (cc::Time::from_secs(20), None)];
+        let r = simulate(1, 23, link(LINK_MBIT, QueueLimit::Bdp(1.0)), vec![f]);
+        let spell = goodputs_between(&r, 12.0, 20.0)[0];
+        let resumed = goodputs_between(&r, 20.1, 22.1)[0] / (LINK_MBIT * 1e6);
+        eprintln!("track_app_limited = {track}: spell {:.4} Mbit/s, resumed {resumed:.3} of the link", spell / 1e6);
+        let two_segments = 2.0 * 1448.0 * 8.0 / 8.0;
+        assert!((spell - app).abs() <= two_segments, "track_app_limited = {track}: spell goodput {spell}");
+        got.push(resumed);
+    }
+    assert!(got[0] >= 0.80, "told apart, resumed at {} of the link", got[0]);
+    let ceiling = (0..20).map(|k| (0.1 * 1.25f64.powi(k + 1)).min(1448.0 / 1500.0)).sum::<f64>() / 20.0;
+    assert!(got[1] <= ceiling, "counted, resumed at {} of the link, above {ceiling}", got[1]);
+}

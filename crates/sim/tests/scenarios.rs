@@ -180,3 +180,29 @@ fn jitter_reorders_but_the_transfer_proceeds() {
     // RTT spread reflects the ±5 ms jitter around 40 + 20 ms.
     assert!(f.rtt_ms.min >= 55.0 && f.rtt_ms.min < 62.0, "{:?}", f.rtt_ms);
 }
+
+/// A rate-limited application (iperf3's `-b`): it writes one segment every mss / r from its
+/// first send, so by T it has written ⌊T·r / mss⌋ + 1 segments, and a sender that is never
+/// held back by the network delivers them one base RTT (plus serialisation) behind. Reno at
+/// 10 Mbit/s on a 40 Mbit/s link: over [1 s, 20 s] goodput is the application's rate to
+/// within two segments (one at each end of the span), and the link drops nothing (a quarter
+/// of its rate never queues beyond the initial window's burst). Above the link's rate
+/// (80 Mbit/s) the application no longer limits and the link is busy, as with a bulk flow.
+#[test]
+fn a_rate_limited_application_gets_its_rate_and_no_more() {
+    let app = 10e6;
+    let mut f = flow("reno", 50);
+    f.sender.app_rate = Some(Rate::from_bits_per_sec(app));
+    let r = simulate(1, 20, link(40.0, QueueLimit::Bdp(1.0)), vec![f.clone()]);
+    let g = goodputs_between(&r, 1.0, 20.0)[0];
+    let two_segments = 2.0 * 1448.0 * 8.0 / 19.0;
+    assert!((g - app).abs() <= two_segments, "goodput {g} against the application's {app}");
+    assert_eq!(r.summary.link.drops, 0);
+    let written = (20.0 * app / 8.0 / 1448.0).floor() as u64 + 1;
+    assert!(r.summary.flows[0].bytes_delivered <= written * 1448, "delivered more than the application wrote");
+
+    f.sender.app_rate = Some(Rate::from_bits_per_sec(2.0 * 40e6));
+    let r = simulate(1, 20, link(40.0, QueueLimit::Bdp(1.0)), vec![f]);
+    let u = utilisation_between(&r, 5.0, 20.0);
+    assert!(u >= 0.95, "an application faster than the link: utilisation {u}");
+}

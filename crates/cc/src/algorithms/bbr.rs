@@ -100,6 +100,13 @@ pub struct BbrConfig {
     /// indefinitely. The same happens here without loss: with no noise in the simulator every
     /// sample taken with an empty queue equals `min_rtt`. Default false, as Linux today.
     pub min_rtt_refresh_on_equal: bool,
+    /// Whether application-limited rate samples are told apart (draft-cheng-iccrg-delivery-
+    /// rate-estimation §3.2; always on in Linux): such a sample enters the bandwidth filter
+    /// only if it is at least the estimate, and a round of them does not count towards a full
+    /// pipe. It keeps an application's quiet spells from lowering BtlBw, the talk's "tracks
+    /// App-limited condition (nothing to send) to prevent underestimation". Off, an ablation:
+    /// every sample counts as if the sender had been busy. Default true.
+    pub track_app_limited: bool,
 }
 
 impl Default for BbrConfig {
@@ -122,6 +129,7 @@ impl Default for BbrConfig {
             extra_acked_window_rounds: 5,
             extra_acked_max_ms: 100,
             min_rtt_refresh_on_equal: false,
+            track_app_limited: true,
         }
     }
 }
@@ -436,7 +444,7 @@ impl CongestionControl for Bbr {
         }
         self.w.on_feedback(fb, ctx.now);
         let rs = fb.rate_sample.filter(|r| r.interval > Time::ZERO);
-        let app_limited = rs.is_some_and(|r| self.rtt.mark.is_app_limited(&r));
+        let app_limited = self.cfg.track_app_limited && rs.is_some_and(|r| self.rtt.mark.is_app_limited(&r));
 
         if self.rounds.update(fb) {
             self.packet_conservation = false;
@@ -638,6 +646,27 @@ mod tests {
         assert_eq!(cc.mode(), Mode::Startup);
         // An application-limited sample that is lower does not enter the filter either.
         assert_eq!(cc.bw(), rate(1e6));
+    }
+
+    /// BtlBw over an application's quiet spell: twenty rounds (twice the filter's window of
+    /// bw_window_rounds = 10) of application-limited samples at a tenth of the estimate. Told
+    /// apart, none enters the filter and BtlBw holds at 1 MB/s; counted (the ablation), the
+    /// spell's samples are all the window holds after ten rounds and BtlBw is the
+    /// application's rate.
+    #[test]
+    fn an_application_limited_spell_leaves_btlbw_alone_unless_its_samples_count() {
+        for track in [true, false] {
+            let cfg = BbrConfig { track_app_limited: track, ..BbrConfig::default() };
+            let mut cc = bbr(&cfg);
+            let mut p = Path::new(100);
+            into_probe_bw(&mut cc, &mut p);
+            let busy = cc.bw();
+            p.app_limited = true;
+            p.rounds(&mut cc, 2 * cfg.bw_window_rounds as usize, 10, rate(busy.bytes_per_sec() / 10.0), 10 * MSS);
+            // A sample is whole bytes over an RTT: the tenth is exact to 1 byte in 10 000.
+            let expect = if track { busy.bytes_per_sec() } else { busy.bytes_per_sec() / 10.0 };
+            assert!((cc.bw().bytes_per_sec() / expect - 1.0).abs() < 1e-4, "track_app_limited = {track}: BtlBw {:?}", cc.bw());
+        }
     }
 
     /// PROBE_BW restarted at the 5/4 phase.

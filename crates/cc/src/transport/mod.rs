@@ -8,6 +8,7 @@
 //! behaves the same in both. Sequence numbers count segments; every segment carries `mss`
 //! payload bytes except possibly the last of a finite transfer.
 
+pub mod app_source;
 pub mod chirp;
 pub mod defence;
 pub mod misbehave;

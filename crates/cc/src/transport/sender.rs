@@ -44,6 +44,7 @@
 //!   window governs only once the start-up hands it a window (or a loss, timeout or ECN echo
 //!   ends chirping).
 
+use super::app_source::AppSource;
 use super::chirp::{Outcome, PacedChirping, Phase, Startup};
 use super::pacer::Pacer;
 use super::prr::{Prr, ReductionBound};
@@ -93,6 +94,10 @@ pub struct SenderConfig {
     pub ecn: bool,
     /// Bytes to transfer; `None` for a bulk flow that always has data.
     pub data_limit: Option<Bytes>,
+    /// The application's write rate (iperf3's `-b`): it hands the sender one segment every
+    /// mss / rate from the first send ([`super::app_source`]). `None`: the application always
+    /// has data.
+    pub app_rate: Option<Rate>,
     /// Defences against a misbehaving receiver (default: Linux's, as before they were
     /// switchable).
     pub defences: Defences,
@@ -118,6 +123,7 @@ impl Default for SenderConfig {
             pace_window: false,
             ecn: false,
             data_limit: None,
+            app_rate: None,
             defences: Defences::default(),
             startup: Startup::Controller,
         }
@@ -153,6 +159,10 @@ impl crate::check::Validate for SenderConfig {
         within("rwnd", self.rwnd, self.mss..=Self::RWND_MAX)?;
         if let Some(size) = self.data_limit {
             within("size", size, 1..)?;
+        }
+        if let Some(r) = self.app_rate {
+            // At most one segment per nanosecond, the clock's resolution.
+            within("app_rate (bit/s)", r.bits_per_sec(), crate::check::above(0.0, self.mss as f64 * 8e9))?;
         }
         self.startup.validate().map_err(|e| format!("startup.{e}"))
     }
@@ -294,6 +304,8 @@ pub struct SenderCore {
     segs: VecDeque<Seg>,
     /// Segments in the whole transfer (`u64::MAX` for a bulk flow) and the last one's length.
     total_segs: u64,
+    /// A rate-limited application's writes (`None`: it always has data).
+    app: Option<AppSource>,
     last_len: Bytes,
     sacked_out: u64,
     lost_out: u64,
@@ -371,6 +383,7 @@ impl SenderCore {
             snd_nxt: 0,
             segs: VecDeque::new(),
             total_segs,
+            app: cfg.app_rate.map(|r| AppSource::new(r, cfg.mss)),
             last_len,
             sacked_out: 0,
             lost_out: 0,
@@ -464,6 +477,16 @@ impl SenderCore {
     pub fn packets_out(&self) -> u64 {
         self.snd_nxt - self.snd_una
     }
+    /// The application writes at `rate` from `now` on (`None`: it always has data from now).
+    /// What a rate-limited application wrote before and the sender has not sent stays to be
+    /// sent; an application that always had data leaves none behind (its writes kept up with
+    /// the sender, no further).
+    pub fn set_app_rate(&mut self, now: Time, rate: Option<Rate>) {
+        self.app_advance(now);
+        let written = if self.app.is_some() { self.segments_written() } else { self.snd_nxt };
+        self.app = rate.map(|r| AppSource::resuming(r, self.cfg.mss, now, written));
+    }
+
     /// Ends a bulk transfer where it stands, as a timed run ends (iperf3's `-t`): no new
     /// segment after those already sent, and the transfer is complete once all of them are
     /// acknowledged (lost ones are still retransmitted). A finite transfer whose last segment
@@ -602,12 +625,38 @@ impl SenderCore {
 
     /// A new segment remains and the receiver window has room for it.
     fn new_data_allowed(&self) -> bool {
-        self.snd_nxt < self.total_segs && self.snd_nxt - self.snd_una < self.rwnd_segments()
+        self.snd_nxt < self.segments_written() && self.snd_nxt - self.snd_una < self.rwnd_segments()
+    }
+
+    /// Segments the application has handed over so far: the whole transfer, or what a
+    /// rate-limited application has written of it.
+    fn segments_written(&self) -> u64 {
+        self.app.as_ref().map_or(self.total_segs, |a| a.written().min(self.total_segs))
+    }
+
+    /// Brings a rate-limited application's writes up to `now`.
+    fn app_advance(&mut self, now: Time) {
+        if let Some(a) = &mut self.app {
+            a.advance(now);
+        }
+    }
+
+    /// When a rate-limited application writes the next segment, if the sender is waiting for
+    /// nothing else: everything written is sent, more remains, and the windows have room.
+    fn app_next_write(&self, c: &Control) -> Option<Time> {
+        let a = self.app.as_ref()?;
+        let waiting = self.snd_nxt == self.segments_written()
+            && self.snd_nxt < self.total_segs
+            && self.lost_out <= self.retrans_out
+            && self.in_flight() < self.send_window(c)
+            && self.snd_nxt - self.snd_una < self.rwnd_segments();
+        waiting.then(|| a.next_write()).flatten()
     }
 
     /// Whether the sender has a segment it may send now, ignoring pacing; and if it is
     /// blocked only by pacing, when it may send.
     pub fn poll_transmit(&mut self, now: Time) -> Option<Transmit> {
+        self.app_advance(now);
         let c = self.control();
         if let Some(probe) = self.tlp.pending.take() {
             if let Some(t) = self.send_probe(now, probe, &c) {
@@ -641,11 +690,16 @@ impl SenderCore {
     }
 
     /// When the pacer will let the next segment out, if the sender is waiting only for it.
+    /// Or, behind a rate-limited application, when it writes the next segment.
     pub fn next_send_time(&mut self, now: Time) -> Option<Time> {
+        self.app_advance(now);
         if self.chirping() {
             return self.chirp_release().map(|t| t.max(now));
         }
         let c = self.control();
+        if let Some(t) = self.app_next_write(&c) {
+            return Some(t.max(now));
+        }
         let rate = c.pacing_rate.filter(|r| r.bytes_per_sec() > 0.0)?;
         if self.in_flight() >= self.send_window(&c) {
             return None;
@@ -783,7 +837,7 @@ impl SenderCore {
         }
         self.last_send = Some(now);
         // Application-limited: nothing more to send although the window would allow it.
-        if self.snd_nxt >= self.total_segs && self.lost_out <= self.retrans_out {
+        if self.snd_nxt >= self.segments_written() && self.lost_out <= self.retrans_out {
             self.rate.app_limited = (self.rate.delivered + self.bytes_in_flight()).max(1);
         }
         let sent = Sent {

@@ -132,6 +132,8 @@ pub struct Results {
     pub recovery_point: super::recovery_point::RecoveryPoint,
     /// CUBIC's TCP friendly region and fast convergence, each on and off.
     pub cubic_techniques: super::cubic_techniques::Techniques,
+    /// BBR resuming after an application-limited spell, the condition tracked and not.
+    pub app_limited: super::app_limited::AppLimited,
 }
 
 impl Results {
@@ -957,6 +959,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     beaten_by_any(r, &mut c);
     no_loss_needed(r, &mut c);
     large_buffers(r, &mut c);
+    super::app_limited::claims(&r.app_limited, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
     super::recovery_point::claims(&r.recovery_point, &mut c);
