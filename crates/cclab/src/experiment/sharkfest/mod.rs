@@ -14,7 +14,9 @@ mod app_limited;
 mod bbr_v2;
 mod cubic_techniques;
 mod flowgrind;
+mod freed_capacity;
 mod judge;
+mod late_news;
 mod laws;
 mod measure;
 mod qualities;
@@ -43,6 +45,8 @@ Also the talk's other links: Scalable against NewReno on 20 Mbit/s, 100 ms, and 
 And the talk's lists of each algorithm's merits and faults, each read as a measure: every algorithm alone for 180 s (drops once slow start's overshoot is over, the cliff; the window's σ/μ over the second half, oscillation); Scalable, Compound and Reno alone on 1 Gbit/s, 100 ms under the random loss at which Scalable's equilibrium window is one BDP; HighSpeed against Reno on 2 Mbit/s, 100 ms; five flows of BBR, BBRv3 and CUBIC on a buffer of a tenth of a BDP (the share of packets dropped); five Vegas and five Reno flows on buffers of 5 and 20 packets; Vegas against one flow of each loss-based algorithm; Vegas and Reno alone with the testbed host's timing noise at RTTs of 0.2 and 100 ms; Reno alone on 10 Mbit/s, 80 ms for 300 s on 1 and 4 BDPs of buffer (mean RTT and goodput over whole sawtooth cycles, against the law (7/9)(B + BDP)/C) and a 1 MB transfer on a tenth of a BDP and on 4 BDPs (its completion time); Illinois under 0.01 % random loss on the testbed for 300 s (its β against the queueing delay at each loss). \
 And the talk's BBR v2 slides, BBR v1 against BBRv3: five flows of CUBIC, BBR v1 and BBRv3 on 1 Gbit/s, 1 ms under DCTCP's step marking (K = BDP/7), with ECN and without (the mean queue over the second half); \
 BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
+And the talk's \"Late news\": Reno alone on 20 Mbit/s with a 167-packet buffer (one BDP at 100 ms) at RTTs of 25, 50, 100 and 200 ms for 120 s, the link sampled every 10 ms: the drops in slow start's loss episode and per later episode. \
+And CUBIC's ramp into freed capacity: four flows of CUBIC, and of Reno, on the testbed, three stopping at 30 s: the time until the last one's goodput over a second reaches 90 % of the link. \
 And BBR's tracking of the application-limited condition: BBR alone on the testbed, its application writing at a tenth of the link from 10 s to 20 s (as iperf3's -b) and always otherwise, with the condition tracked (Linux) and counted (track_app_limited = false): its goodput over the 2 s from the resumed flow's first ACKs. \
 And CUBIC's TCP friendly region (one CUBIC flow, with it and without, against one Reno flow on 10 Mbit/s, 10 ms, 90 s) and fast convergence (two CUBIC flows on the testbed, the second joining at 20 s: the first's share over the next 30 s, with it and without). \
 And the talk's flowgrind sample: Reno with one segment to send, no RTT sample and a path that returns nothing, read every 10 ms through its first timeout. \
@@ -117,7 +121,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let cubic_techniques = cubic_techniques::run(n_seeds, &opts.out)?;
     let recovery_point = recovery_point::run(n_seeds, &opts.out)?;
     let app_limited = app_limited::run(n_seeds, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited };
+    let late_news = late_news::run(n_seeds, &opts.out)?;
+    let freed_capacity = freed_capacity::run(n_seeds, &opts.out)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, freed_capacity };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
@@ -219,6 +225,7 @@ fn tables(r: &Results, out: &mut Output) {
     rec.row(vec!["Scalable".into(), format!("{} Mbit/s, 200 ms", num(v.scalable_mbps)), v.scalable_s.len().to_string(), format!("{} s", spread(&v.scalable_s, 1.0)), "2.7 s (200 ms, 10 Gbit/s)".into()]);
     rec.row(vec!["Reno".into(), format!("{} Mbit/s, 100 ms", num(v.reno_mbps)), v.reno_rtts.len().to_string(), format!("{} RTTs", spread(&v.reno_rtts, 1.0)), "4000 RTTs (1 Gbit/s, 100 ms)".into()]);
     out.tables.push(rec);
+    out.tables.push(late_news::table(&r.late_news));
     let mut b = Table::new(&format!("BBR under random loss (alone, {ALONE_S} s)"), &["loss", "goodput (Mbit/s)", "the talk"]);
     for (&(p, talk, words), g) in BBR_LOSS.iter().zip(&r.bbr_loss) {
         b.row(vec![format!("{} %", num(p * 100.0)), spread(g, 1.0), talk.map_or(format!("\"{words}\""), |t| format!("{t} Mbit/s"))]);

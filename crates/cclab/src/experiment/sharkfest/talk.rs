@@ -134,6 +134,10 @@ pub struct Results {
     pub cubic_techniques: super::cubic_techniques::Techniques,
     /// BBR resuming after an application-limited spell, the condition tracked and not.
     pub app_limited: super::app_limited::AppLimited,
+    /// Reno's drops per loss episode as the RTT grows, the news of a loss coming later.
+    pub late_news: super::late_news::LateNews,
+    /// CUBIC and Reno filling the link after three of four flows leave.
+    pub freed_capacity: super::freed_capacity::FreedCapacity,
 }
 
 impl Results {
@@ -959,11 +963,13 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     beaten_by_any(r, &mut c);
     no_loss_needed(r, &mut c);
     large_buffers(r, &mut c);
+    super::late_news::claims(&r.late_news, &mut c);
     super::app_limited::claims(&r.app_limited, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
     super::recovery_point::claims(&r.recovery_point, &mut c);
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
+    super::freed_capacity::claims(&r.freed_capacity, &mut c);
     graphs_only(r, &mut c);
     emulator(&mut c);
     c.push(crate::experiment::vegas_samples::talk_claim());
