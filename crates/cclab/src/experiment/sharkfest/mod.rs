@@ -21,6 +21,7 @@ mod laws;
 mod measure;
 mod qualities;
 mod recovery_point;
+mod startup_exit;
 mod talk;
 
 use super::{Options, Output, Table};
@@ -44,7 +45,7 @@ Also the talk's other links: Scalable against NewReno on 20 Mbit/s, 100 ms, and 
 20 Mbit/s, 200 ms. And the control laws the talk states, measured where they act, each alone with 10 ms samples: the window after each loss over before (Tahoe, Reno, Scalable, CUBIC, Illinois, Compound, and HighSpeed below 38 segments on 2 Mbit/s, 100 ms), Compound's window growth where no queue forms (1 Gbit/s, 100 ms, 0.01 % loss), the window's growth per ACKed segment or per RTT (slow start, Tahoe, Reno, Scalable, HighSpeed, Illinois's α with no queue and at a full one), Vegas's window changes per RTT, Westwood+'s window after recovery on one and three BDPs of buffer, BBR's ProbeBW phase lengths, and BBR's bandwidth growth in the round trips before it leaves Startup (10 Mbit/s, 80 ms); Illinois's runs last 300 s on a full queue and 60 s at 0.01 % random loss on 1 Gbit/s, 100 ms, where no queue forms. \
 And the talk's lists of each algorithm's merits and faults, each read as a measure: every algorithm alone for 180 s (drops once slow start's overshoot is over, the cliff; the window's σ/μ over the second half, oscillation); Scalable, Compound and Reno alone on 1 Gbit/s, 100 ms under the random loss at which Scalable's equilibrium window is one BDP; HighSpeed against Reno on 2 Mbit/s, 100 ms; five flows of BBR, BBRv3 and CUBIC on a buffer of a tenth of a BDP (the share of packets dropped); five Vegas and five Reno flows on buffers of 5 and 20 packets; Vegas against one flow of each loss-based algorithm; Vegas and Reno alone with the testbed host's timing noise at RTTs of 0.2 and 100 ms; Reno alone on 10 Mbit/s, 80 ms for 300 s on 1 and 4 BDPs of buffer (mean RTT and goodput over whole sawtooth cycles, against the law (7/9)(B + BDP)/C) and a 1 MB transfer on a tenth of a BDP and on 4 BDPs (its completion time); Illinois under 0.01 % random loss on the testbed for 300 s (its β against the queueing delay at each loss). \
 And the talk's BBR v2 slides, BBR v1 against BBRv3: five flows of CUBIC, BBR v1 and BBRv3 on 1 Gbit/s, 1 ms under DCTCP's step marking (K = BDP/7), with ECN and without (the mean queue over the second half); \
-BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
+BBR v1 and BBRv3 alone at 1 % and 5 % random loss; alone on the testbed with a tenth of a BDP of buffer (when each leaves Startup, and the drops until ProbeBW); alone on 10 Mbit/s, 80 ms (goodput over each ProbeRTT); and against one CUBIC and one Reno flow on the testbed. \
 And the talk's \"Late news\": Reno alone on 20 Mbit/s with a 167-packet buffer (one BDP at 100 ms) at RTTs of 25, 50, 100 and 200 ms for 120 s, the link sampled every 10 ms: the drops in slow start's loss episode and per later episode. \
 And CUBIC's ramp into freed capacity: four flows of CUBIC, and of Reno, on the testbed, three stopping at 30 s: the time until the last one's goodput over a second reaches 90 % of the link. \
 And BBR's tracking of the application-limited condition: BBR alone on the testbed, its application writing at a tenth of the link from 10 s to 20 s (as iperf3's -b) and always otherwise, with the condition tracked (Linux) and counted (track_app_limited = false): its goodput over the 2 s from the resumed flow's first ACKs. \
@@ -123,7 +124,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let app_limited = app_limited::run(n_seeds, &opts.out)?;
     let late_news = late_news::run(n_seeds, &opts.out)?;
     let freed_capacity = freed_capacity::run(n_seeds, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, freed_capacity };
+    let startup_exits = startup_exit::run(n_seeds, &opts.out)?;
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, freed_capacity, startup_exits };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

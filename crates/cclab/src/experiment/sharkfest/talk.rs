@@ -138,6 +138,8 @@ pub struct Results {
     pub late_news: super::late_news::LateNews,
     /// CUBIC and Reno filling the link after three of four flows leave.
     pub freed_capacity: super::freed_capacity::FreedCapacity,
+    /// BBR v1's and BBRv3's Startup exits on a shallow buffer.
+    pub startup_exits: super::startup_exit::StartupExits,
 }
 
 impl Results {
@@ -966,6 +968,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     super::late_news::claims(&r.late_news, &mut c);
     super::app_limited::claims(&r.app_limited, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
+    super::startup_exit::claims(&r.startup_exits, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
     super::recovery_point::claims(&r.recovery_point, &mut c);
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
