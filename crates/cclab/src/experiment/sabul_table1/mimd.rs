@@ -186,6 +186,28 @@ pub fn claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_fa
     vec![gen_b, gen_c, climb]
 }
 
+/// Figures 3-5: "In each figure, we notice that SABUL still exhibits the oscillation
+/// property". A flow oscillates when its rate falls and climbs back to where it fell from,
+/// again and again: judged as at least two regained falls per flow (one fall and its climb is
+/// a single adjustment, two are a cycle repeated) in the `span_s` seconds after settling,
+/// per seed, averaged over the row's `flows` flows.
+pub fn oscillation_claim(row: usize, falls: &[Vec<Fall>], flows: usize, span_s: f64) -> Claim {
+    let per_flow: Vec<f64> = falls.iter().map(|f| f.iter().filter(|f| f.climb.is_some()).count() as f64 / flows as f64).collect();
+    let depth: Vec<f64> = falls.iter().flatten().filter(|f| f.climb.is_some()).map(|f| f.depth).collect();
+    Claim::bound(
+        &format!("row {} (figure {}): SABUL still oscillates: each flow's rate falls and climbs back to where it fell from at least twice in {span_s:.0} s after settling (regained falls per flow, per seed)", row + 1, row + 1),
+        "\"In each figure, we notice that SABUL still exhibits the oscillation property\"",
+        &per_flow,
+        Bound::AtLeast(2.0),
+        "falls",
+    )
+    .because(&format!(
+        "a regained fall takes the rate down by a factor of {:.3} on average (largest {:.3}) and back: SABUL's decrease answers each interval's loss, and the increase resumes when none is reported",
+        mean(&depth),
+        depth.iter().copied().fold(f64::NAN, f64::max)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -203,6 +203,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     // Per seed: the raising intervals of the one-T rows (the MI law), and row 5's falls.
     let mut raising: Vec<Vec<(f64, f64)>> = vec![Vec::new(); seeds as usize];
     let mut row5_falls: Vec<Vec<mimd::Fall>> = Vec::new();
+    // falls[row][seed]: every fall of the row's flows, on the rows of figures 3-5.
+    let mut falls: Vec<Vec<Vec<mimd::Fall>>> = vec![Vec::new(); ROWS.len()];
     for (k, row) in ROWS.iter().enumerate() {
         let mut per_seed = Vec::new();
         for seed in 1..=seeds {
@@ -224,6 +226,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             below_90[k].push(share_below_90(&r));
             if row.one_interval() && row.t_ms[0] == SAMPLE_MS {
                 raising[seed as usize - 1].extend(mimd::raising_steps(&r, SETTLE_S));
+            }
+            if IN_PHASE_ROWS.contains(&k) {
+                falls[k].push(mimd::falls(&r, SETTLE_S));
             }
             if k == 4 {
                 row5_falls.push(mimd::falls(&r, SETTLE_S));
@@ -356,6 +361,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     out.claims.extend(err_claims);
     out.claims.extend(mimd::claims(&raising, &gen_c_raising, &row5_falls, SAMPLE_MS));
+    out.claims.extend(IN_PHASE_ROWS.iter().map(|&k| mimd::oscillation_claim(k, &falls[k], ROWS[k].rtt_ms.len(), secs as f64 - SETTLE_S)));
     out.claims.extend(ROWS.iter().enumerate().map(|(k, row)| efficiency(k, row, &utilisation[k], (&in_phase[k], &below_90))));
     // Figures 3-5: "sources oscillate in phase", the drop-tail router's global synchronisation.
     // Figures 1-2 too: "Even though it is not apparent in figures 1 and 2 due to the log
