@@ -8,7 +8,11 @@
 //! talk states (CUBIC's cut, Illinois's β, BBR's Startup exit) are measured where they act in
 //! a run ([`laws`]), the talk's lists of each algorithm's merits and faults as behaviours
 //! with a stated measure ([`qualities`]), and its BBR v2 slides, BBR v1 against BBRv3
-//! ([`bbr_v2`]).
+//! ([`bbr_v2`], and Startup's loss exit, [`startup_exit`]). Mechanisms the talk names are
+//! checked against their own ablation where one exists: BBR's tracking of the
+//! application-limited condition ([`app_limited`]), CUBIC's ramp past W_max into freed
+//! capacity against Reno's ([`freed_capacity`]); and its "Late news" as drops per loss
+//! episode against the RTT ([`late_news`]).
 
 mod app_limited;
 mod bbr_v2;
