@@ -92,3 +92,18 @@ fn chirping_needs_a_controller_that_takes_a_window() {
     assert!(e.contains("flows[0].startup: `paced-chirping` needs a window-based controller"), "{e}");
     assert!(e.contains("reno") && e.contains("cubic"), "{e}");
 }
+
+/// Paced chirping behind a slow application (one segment every 58 ms at 200 kbit/s, over a
+/// 20 ms path): each segment is acknowledged before the next is written, so nothing is in
+/// flight and no ACK is due when the application writes; the sender must wake at the write
+/// itself. It delivers what the application writes: over [1 s, 10 s] the application's rate to
+/// within two segments (one at each end of the span).
+#[test]
+fn chirping_behind_a_slow_application_wakes_for_each_write() {
+    let mut f = chirping("reno", 20);
+    f.sender.app_rate = Some(cc::Rate::from_bits_per_sec(200e3));
+    let r = alone(f, 10.0, QueueLimit::Bdp(1.0), 10.0);
+    let g = common::goodputs_between(&r, 1.0, 10.0)[0];
+    let two_segments = 2.0 * 1448.0 * 8.0 / 9.0;
+    assert!((g - 200e3).abs() <= two_segments, "goodput {g} against the application's 200 kbit/s");
+}

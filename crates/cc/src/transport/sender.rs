@@ -642,13 +642,14 @@ impl SenderCore {
     }
 
     /// When a rate-limited application writes the next segment, if the sender is waiting for
-    /// nothing else: everything written is sent, more remains, and the windows have room.
-    fn app_next_write(&self, c: &Control) -> Option<Time> {
+    /// nothing else: everything written is sent, more remains, and the windows have room (the
+    /// controller's window `c`; `None` while paced chirping, which it does not govern).
+    fn app_next_write(&self, c: Option<&Control>) -> Option<Time> {
         let a = self.app.as_ref()?;
+        let window_room = c.is_none_or(|c| self.lost_out <= self.retrans_out && self.in_flight() < self.send_window(c));
         let waiting = self.snd_nxt == self.segments_written()
             && self.snd_nxt < self.total_segs
-            && self.lost_out <= self.retrans_out
-            && self.in_flight() < self.send_window(c)
+            && window_room
             && self.snd_nxt - self.snd_una < self.rwnd_segments();
         waiting.then(|| a.next_write()).flatten()
     }
@@ -694,10 +695,10 @@ impl SenderCore {
     pub fn next_send_time(&mut self, now: Time) -> Option<Time> {
         self.app_advance(now);
         if self.chirping() {
-            return self.chirp_release().map(|t| t.max(now));
+            return self.chirp_release().or_else(|| self.app_next_write(None)).map(|t| t.max(now));
         }
         let c = self.control();
-        if let Some(t) = self.app_next_write(&c) {
+        if let Some(t) = self.app_next_write(Some(&c)) {
             return Some(t.max(now));
         }
         let rate = c.pacing_rate.filter(|r| r.bytes_per_sec() > 0.0)?;
