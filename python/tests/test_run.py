@@ -94,6 +94,7 @@ def test_scenario_from_a_dict_or_a_file_with_keywords_over_it(tmp_path):
         (lambda: cclab.run(cc="reno", defences=3), "defences: give"),
         (lambda: cclab.run(cc="reno", app_rate=10), "app_rate: give a string with its unit"),
         (lambda: cclab.run(cc="udt", app_rate="1mbit"), "app_rate: only a TCP flow takes an application rate"),
+        (lambda: cclab.run(cc="reno", rtt="40ms", access_delay="30ms"), "access_delay: 30ms is more than the forward half of the RTT"),
     ],
 )
 def test_bad_input_is_a_value_error_naming_the_key(call, names):
@@ -147,6 +148,7 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
         (dict(handshake=True), ["--handshake"]),
         (dict(syn_rtt_sample=False, loss="100%"), ["--no-syn-rtt-sample", "--loss", "100%"]),
         (dict(app_rate="5mbit"), ["--app-rate", "5mbit"]),
+        (dict(access_delay="10ms"), ["--access-delay", "10ms"]),
     ]
     for k, (keywords, cli_flags) in enumerate(cases):
         r = cclab.run(**kw, **keywords)

@@ -152,6 +152,10 @@ pub struct RunArgs {
     /// Sender access-link rate, e.g. 100mbit.
     #[arg(long, allow_hyphen_values = true)]
     pub access_rate: Option<String>,
+    /// One-way delay from each sender to the bottleneck, part of the RTT's forward half, e.g.
+    /// 25ms (default 0: the bottleneck next to the senders; at most rtt/2).
+    #[arg(long, allow_hyphen_values = true)]
+    pub access_delay: Option<String>,
     /// Each flow's application write rate, as iperf3's -b, e.g. 10mbit (default: always has
     /// data). TCP flows only.
     #[arg(long, allow_hyphen_values = true)]

@@ -55,6 +55,7 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     d.rwnd = flag::<SizeArg>("rwnd", &a.rwnd)?;
     d.min_rto = flag::<TimeArg>("min-rto", &a.min_rto)?;
     d.access_rate = flag::<RateArg>("access-rate", &a.access_rate)?;
+    d.access_delay = flag::<TimeArg>("access-delay", &a.access_delay)?;
     d.app_rate = flag::<RateArg>("app-rate", &a.app_rate)?;
     d.mss = a.mss;
     d.initial_window = a.iw;

@@ -35,6 +35,7 @@
 //! cc = "bbr"
 //! app_rate = "10mbit"         # the application writes 10 Mbit/s (iperf3's -b) ...
 //! app_schedule = [{ at = "30s", rate = "unlimited" }]   # ... and always has data from 30 s
+//! access_delay = "25ms"       # the bottleneck 25 ms from the sender (of the 50 ms forward path)
 //! ```
 //!
 //! Unknown keys, wrong units and impossible values are reported in one line that names the
@@ -329,6 +330,9 @@ pub struct FlowSpec {
     pub pacing: Option<bool>,
     pub ecn: Option<bool>,
     pub access_rate: Option<RateArg>,
+    /// One-way delay from the sender to the bottleneck, part of the forward half of `rtt`
+    /// (default 0: the bottleneck at the sender's end of the path; at most rtt/2).
+    pub access_delay: Option<TimeArg>,
     /// The application's write rate, as iperf3's `-b` (default: it always has data; TCP
     /// flows only).
     pub app_rate: Option<RateArg>,
@@ -475,7 +479,7 @@ impl FlowSpec {
         macro_rules! pick {
             ($($f:ident),*) => { FlowSpec { $($f: self.$f.clone().or_else(|| base.$f.clone()),)* } };
         }
-        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, syn_rtt_sample, initial_window, rwnd, min_rto, pacing, ecn, access_rate, app_rate, app_schedule, receiver, defences, startup)
+        pick!(cc, count, rtt, start, stop, size, mss, sack, prr, tlp, delayed_ack, handshake, syn_rtt_sample, initial_window, rwnd, min_rto, pacing, ecn, access_rate, access_delay, app_rate, app_schedule, receiver, defences, startup)
     }
 }
 
@@ -581,6 +585,7 @@ impl Scenario {
                 pacing: Some(f.sender.pace_window),
                 ecn: Some(f.sender.ecn),
                 access_rate: f.access_rate.map(rate),
+                access_delay: (f.access_delay > Time::ZERO).then(|| time(f.access_delay)),
                 app_rate: f.sender.app_rate.map(rate),
                 app_schedule: (!f.app_schedule.is_empty()).then(|| {
                     f.app_schedule
@@ -811,6 +816,7 @@ fn resolve_flow(f: &FlowSpec, i: usize) -> Result<FlowConfig, String> {
         handshake: f.handshake.unwrap_or(false),
         syn_rtt_sample: f.syn_rtt_sample.unwrap_or(true),
         access_rate: f.access_rate.as_ref().map(|r| r.0),
+        access_delay: f.access_delay.as_ref().map_or(Time::ZERO, |t| t.0),
     })
 }
 
@@ -957,6 +963,17 @@ syn_rtt_sample = false
             err("[[flows]]\ncc = \"udt\"\napp_rate = \"1mbit\"\n"),
             "flows[0].app_rate: only a TCP flow takes an application rate; `udt` sends at its own"
         );
+    }
+
+    #[test]
+    fn an_access_delay_writes_back_and_is_checked() {
+        let cfg = written_back("[[flows]]\ncc = \"reno\"\nrtt = \"100ms\"\naccess_delay = \"50ms\"\n[[flows]]\ncc = \"reno\"\n");
+        assert_eq!((cfg.flows[0].access_delay, cfg.flows[1].access_delay), (Time::from_millis(50), Time::ZERO));
+        assert_eq!(
+            err("[[flows]]\ncc = \"reno\"\nrtt = \"100ms\"\naccess_delay = \"60ms\"\n"),
+            "flows[0].access_delay: 60ms is more than the forward half of the RTT (50ms); allowed 0 to rtt/2"
+        );
+        assert!(err("[[flows]]\ncc = \"reno\"\naccess_delay = \"soon\"\n").contains("flows[0].access_delay: `soon`"));
     }
 
     #[test]

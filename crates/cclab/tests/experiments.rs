@@ -517,6 +517,16 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // Linux's Westwood+ sets cwnd to BWE·RTT_min when recovery ends, below the slide's cwnd/2
     // where the buffer holds more than a BDP.
     assert_eq!(held("Westwood+: the same law on 3 BDPs").0, "does not hold");
+    // Where on the path a drop happens: the sender's timeline is the round trip's however it is
+    // split, so a drop at the beginning is heard of later by the whole access delay (50 ms),
+    // but slow start's episode drops the same packets wherever the queue is.
+    assert_eq!(held("The news of a drop at the beginning of the path").0, "holds");
+    assert_eq!(held("Late news from the beginning of the path costs more").0, "does not hold");
+    // Slow start's overshoot grows with the RTT while it sends without a break (BDP + B: 25
+    // against 200 ms, about 209 against 473 packets), and stops growing once its rounds are
+    // bursts that leave the queue to empty (w + B − min(B, BDP − w): 320 at 400 ms).
+    assert_eq!(held("Late news costs more at a longer RTT in slow start:").0, "holds");
+    assert_eq!(held("Late news costs more at a longer RTT in slow start beyond").0, "does not hold");
 }
 
 /// Savage et al. (CCR 1999): against the undefended Reno sender, ACK division, one spoofed

@@ -163,6 +163,13 @@ pub struct FlowConfig {
     /// The sender's access link (NIC) rate. `None`: ten times the bottleneck's initial rate,
     /// as in the TCP-SACK seed's 100/10/100 Mbit/s topology.
     pub access_rate: Option<Rate>,
+    /// One-way propagation delay of the sender's access link, from the sender to the
+    /// bottleneck: the part of the forward half of `rtt` before the queue, the rest lying
+    /// between the queue and the receiver (a dumbbell's access and bottleneck links, as ns-3
+    /// builds them). Zero (the default) puts the bottleneck at the sender's end of the path;
+    /// `rtt / 2` at the receiver's. Where a drop happens decides how long its news takes to
+    /// reach the sender: `rtt − access_delay` plus the queue.
+    pub access_delay: Time,
     /// A misbehaving TCP receiver (`None`: honest). See `cc::transport::misbehave`.
     pub attack: Option<cc::transport::Misbehaviour>,
     /// Steps of the application's write rate (TCP only): at each time (from the run's start,
@@ -175,6 +182,11 @@ impl FlowConfig {
     /// A path's base RTT: above zero (a zero RTT divides by zero in every delay-based law)
     /// and at most 100 s.
     pub const RTT: std::ops::RangeInclusive<Time> = Time::from_micros(1)..=Time::from_secs(100);
+
+    /// The forward half of the base RTT (sender to receiver); the return half is the rest.
+    pub fn forward_delay(&self) -> Time {
+        Time(self.rtt.0 / 2)
+    }
 
     /// A TCP flow.
     pub fn new(cc: CcConfig, rtt: Time) -> FlowConfig {
@@ -198,6 +210,7 @@ impl FlowConfig {
             handshake: false,
             syn_rtt_sample: true,
             access_rate: None,
+            access_delay: Time::ZERO,
             attack: None,
             app_schedule: Vec::new(),
         }
@@ -385,6 +398,13 @@ impl cc::check::Validate for FlowConfig {
         }
         if let Some(r) = self.access_rate {
             within("access_rate (bit/s)", r.bits_per_sec(), above(0.0, limits::MAX_RATE_BPS))?;
+        }
+        if self.access_delay > self.forward_delay() {
+            return Err(format!(
+                "access_delay: {} is more than the forward half of the RTT ({}); allowed 0 to rtt/2",
+                self.access_delay,
+                self.forward_delay()
+            ));
         }
         if !matches!(self.transport, Transport::Tcp(_)) {
             let key = if self.sender.app_rate.is_some() { "app_rate" } else { "app_schedule" };

@@ -18,6 +18,8 @@ pub enum EventKind {
     /// A flow's application changes its write rate (a step of its `app_schedule`); `aux` is
     /// the step.
     AppRateChange,
+    /// The head of a flow's access pipe reaches the bottleneck (flows with an access delay).
+    BottleneckArrival,
     /// The head of a flow's forward pipe reaches the receiver.
     DataArrival,
     /// The head of a flow's ACK pipe reaches the sender.

@@ -31,8 +31,14 @@ pub(crate) struct Flow {
     pub ep: Endpoint,
     /// Header bytes added to each packet's payload on the wire.
     header_bytes: u64,
+    /// The sender's access link's delay (`FlowConfig::access_delay`), then the rest of the
+    /// forward half: bottleneck to receiver.
+    access_delay: Time,
     pub fwd_delay: Time,
     pub rev_delay: Time,
+    /// Packets on the access link, between the sender and the bottleneck (a constant delay:
+    /// FIFO).
+    access_pipe: Pipe<DataPacket>,
     data_pipe: Pipe<DataPacket>,
     data_gen: u32,
     back_pipe: Pipe<Back>,
@@ -127,12 +133,14 @@ impl Simulation {
                 for (k, &(at, _)) in f.app_schedule.iter().enumerate() {
                     events.schedule(at, EventKind::AppRateChange, i as u32, k as u32);
                 }
-                let half = Time(f.rtt.0 / 2);
+                let half = f.forward_delay();
                 Flow {
                     ep,
                     header_bytes,
-                    fwd_delay: half,
+                    access_delay: f.access_delay,
+                    fwd_delay: half - f.access_delay,
                     rev_delay: f.rtt - half,
+                    access_pipe: Pipe::new(false),
                     data_pipe: Pipe::new(reordering),
                     data_gen: 0,
                     back_pipe: Pipe::new(cfg.link.reverse_netem.jitter > Time::ZERO),
@@ -253,6 +261,7 @@ impl Simulation {
                         self.try_send(i);
                     }
                 }
+                EventKind::BottleneckArrival => self.on_bottleneck_arrival(i),
                 EventKind::DataArrival => {
                     if e.aux == self.flows[i].data_gen {
                         self.on_data_arrival(i)
@@ -384,14 +393,36 @@ impl Simulation {
             if let Some(tap) = &mut self.tap {
                 tap.data_sent(now, &p);
             }
-            let (adm, departure) = self.link.arrive(now, p);
-            if adm == Admission::Queued {
-                if let Some(t) = departure {
-                    self.events.schedule(t, EventKind::LinkDeparture, 0, 0);
+            if f.access_delay == Time::ZERO {
+                self.enter_bottleneck(p);
+            } else {
+                let at = now + f.access_delay;
+                if f.access_pipe.push(at, p) {
+                    self.events.schedule(at, EventKind::BottleneckArrival, i as u32, 0);
                 }
             }
         }
         self.arm_sender_timer(i, nic_busy);
+    }
+
+    /// A data packet reaches the bottleneck now: its queue admits or drops it.
+    fn enter_bottleneck(&mut self, p: DataPacket) {
+        let (adm, departure) = self.link.arrive(self.now, p);
+        if adm == Admission::Queued {
+            if let Some(t) = departure {
+                self.events.schedule(t, EventKind::LinkDeparture, 0, 0);
+            }
+        }
+    }
+
+    /// The packets due off flow `i`'s access link reach the bottleneck.
+    fn on_bottleneck_arrival(&mut self, i: usize) {
+        while let Some(p) = self.flows[i].access_pipe.pop_due(self.now) {
+            self.enter_bottleneck(p);
+        }
+        if let Some(t) = self.flows[i].access_pipe.head_time() {
+            self.events.schedule(t, EventKind::BottleneckArrival, i as u32, 0);
+        }
     }
 
     /// Re-arms the sender's timer for the earliest of its RTO or controller timer, its pacing

@@ -206,3 +206,61 @@ fn a_rate_limited_application_gets_its_rate_and_no_more() {
     let u = utilisation_between(&r, 5.0, 20.0);
     assert!(u >= 0.95, "an application faster than the link: utilisation {u}");
 }
+
+/// Where on the path a drop happens: with the bottleneck `a` from the sender (its access
+/// delay) and D = rtt/2 each way, a packet dropped at the queue at t₀ was sent at t₀ − a, and
+/// the packets behind it carry the news on to the receiver (D − a) and back (D). The sender's
+/// whole timeline depends only on the round trip, so it is the same wherever the queue sits:
+/// the same packets, sent at the same times, the same fast retransmit; the drop itself
+/// happens `a` later, so its news takes exactly `a` less. At least one base RTT − a passes
+/// between drop and retransmission (the first packet behind the hole must reach the receiver
+/// and its ACK come back). The talk: "with packet drop at the beginning of a path – it's
+/// getting worse".
+#[test]
+fn a_drop_nearer_the_sender_takes_longer_to_be_heard_of() {
+    use ::sim::{packet::DataPacket, sink::Discard, tap::{FlowInfo, Tap}, Simulation, SimConfig};
+    use std::{cell::RefCell, rc::Rc};
+    type Sends = Rc<RefCell<Vec<(Time, u64, bool)>>>;
+    struct Sent(Sends);
+    impl Tap for Sent {
+        fn flow_started(&mut self, _: Time, _: u32, _: &FlowInfo) {}
+        fn data_sent(&mut self, now: Time, p: &DataPacket) {
+            self.0.borrow_mut().push((now, p.seq, p.retransmission));
+        }
+        fn feedback_received(&mut self, _: Time, _: u32, _: &::sim::endpoint::Back) {}
+    }
+    let rtt = Time::from_millis(100);
+    // The 60th packet to reach the bottleneck is dropped: sequence 59, a first transmission.
+    let run = |access_delay: Time| {
+        let mut f = flow("reno", 100);
+        f.access_delay = access_delay;
+        let mut l = link(20.0, QueueLimit::Bdp(2.0));
+        l.drop_packets = vec![60];
+        let cfg = SimConfig { seed: 1, duration: Time::from_secs(3), sample_interval: None, link: l, flows: vec![f] };
+        let sends: Sends = Rc::default();
+        let (r, _, _) = Simulation::new(cfg).unwrap().run_streaming(Box::new(Discard), Some(Box::new(Sent(sends.clone()))), |_| {});
+        assert_eq!(r.summary.link.drops, 1);
+        let sends = sends.take();
+        let sent = sends.iter().find(|s| s.1 == 59 && !s.2).expect("sequence 59 sent").0;
+        let retransmitted = sends.iter().find(|s| s.2).expect("the drop repaired").0;
+        (sends, sent + access_delay, retransmitted)
+    };
+    let (near, drop_near, retx_near) = run(Time::ZERO);
+    let (far, drop_far, retx_far) = run(Time::from_millis(50));
+    assert_eq!(near, far, "the sender's timeline does not depend on where the queue sits");
+    assert_eq!(retx_near, retx_far);
+    assert_eq!(drop_far - drop_near, Time::from_millis(50));
+    let (news_near, news_far) = (retx_near - drop_near, retx_far - drop_far);
+    assert_eq!(news_near - news_far, Time::from_millis(50));
+    assert!(news_near >= rtt && news_far >= rtt - Time::from_millis(50), "news after {news_near} and {news_far}");
+}
+
+/// An access delay beyond the forward half of the RTT is refused, naming the field.
+#[test]
+fn an_access_delay_longer_than_the_forward_path_is_refused() {
+    let mut f = flow("reno", 100);
+    f.access_delay = Time::from_millis(51);
+    let cfg = ::sim::SimConfig { seed: 1, duration: Time::from_secs(1), sample_interval: None, link: link(20.0, QueueLimit::Bdp(1.0)), flows: vec![f] };
+    let e = ::sim::run(cfg).unwrap_err();
+    assert!(e.contains("access_delay") && e.contains("rtt/2"), "{e}");
+}

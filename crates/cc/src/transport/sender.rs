@@ -837,8 +837,12 @@ impl SenderCore {
             self.arm_probe(now);
         }
         self.last_send = Some(now);
-        // Application-limited: nothing more to send although the window would allow it.
-        if self.snd_nxt >= self.segments_written() && self.lost_out <= self.retrans_out {
+        // Application-limited (tcp_rate_check_app_limited): everything written is sent, the
+        // window is not full, and every lost segment has been retransmitted.
+        if self.snd_nxt >= self.segments_written()
+            && self.in_flight() < self.send_window(c)
+            && self.lost_out <= self.retrans_out
+        {
             self.rate.app_limited = (self.rate.delivered + self.bytes_in_flight()).max(1);
         }
         let sent = Sent {
@@ -1717,6 +1721,22 @@ mod tests {
         assert_eq!(pattern(true), [1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0]);
         // pipe < cwnd: limited transmit, silence while pipe ≥ cwnd = 10, then one per ACK.
         assert_eq!(pattern(false), [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    }
+
+    /// Linux's `tcp_rate_check_app_limited`: a sender that has sent all it was given is
+    /// application-limited only if the window had room for more. Ten segments written into a
+    /// ten-segment window fill it (window-limited); five leave room (application-limited).
+    #[test]
+    fn a_sender_out_of_data_is_application_limited_only_with_room_in_its_window() {
+        let marked = |written: u64| {
+            let cfg = SenderConfig { data_limit: Some(written * MSS), ..SenderConfig::default() };
+            let mut s = SenderCore::with_controller(cfg, Cc::Custom(Box::new(Halving { cwnd: 10 * MSS })), component_rng(1, 1));
+            s.on_handshake(ms(100));
+            assert_eq!(send_all(&mut s, Time::ZERO).len() as u64, written);
+            s.rate.app_limited > 0
+        };
+        assert!(!marked(10), "a full window is not application-limited");
+        assert!(marked(5), "room for five more is");
     }
 
     /// A segment sent during recovery and found lost before it ends keeps the sender in

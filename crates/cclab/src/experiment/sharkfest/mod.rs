@@ -12,11 +12,13 @@
 //! checked against their own ablation where one exists: BBR's tracking of the
 //! application-limited condition ([`app_limited`]), CUBIC's ramp past W_max into freed
 //! capacity against Reno's ([`freed_capacity`]); and its "Late news" as drops per loss
-//! episode against the RTT ([`late_news`]).
+//! episode against the RTT ([`late_news`]) and as the news's delay and cost with the drop at
+//! the beginning of the path or at its end ([`drop_position`]).
 
 mod app_limited;
 mod bbr_v2;
 mod cubic_techniques;
+mod drop_position;
 mod flowgrind;
 mod freed_capacity;
 mod judge;
@@ -127,9 +129,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let recovery_point = recovery_point::run(n_seeds, &opts.out)?;
     let app_limited = app_limited::run(n_seeds, &opts.out)?;
     let late_news = late_news::run(n_seeds, &opts.out)?;
+    let drop_position = drop_position::run(n_seeds, &opts.out)?;
     let freed_capacity = freed_capacity::run(n_seeds, &opts.out)?;
     let startup_exits = startup_exit::run(n_seeds, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, freed_capacity, startup_exits };
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, drop_position, freed_capacity, startup_exits };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

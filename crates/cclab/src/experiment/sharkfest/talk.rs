@@ -136,6 +136,9 @@ pub struct Results {
     pub app_limited: super::app_limited::AppLimited,
     /// Reno's drops per loss episode as the RTT grows, the news of a loss coming later.
     pub late_news: super::late_news::LateNews,
+    /// The news of slow start's first drop, with the bottleneck next to the sender or the
+    /// receiver.
+    pub drop_position: super::drop_position::DropPosition,
     /// CUBIC and Reno filling the link after three of four flows leave.
     pub freed_capacity: super::freed_capacity::FreedCapacity,
     /// BBR v1's and BBRv3's Startup exits on a shallow buffer.
@@ -986,6 +989,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     no_loss_needed(r, &mut c);
     large_buffers(r, &mut c);
     super::late_news::claims(&r.late_news, &mut c);
+    super::drop_position::claims(&r.drop_position, &mut c);
     super::app_limited::claims(&r.app_limited, &mut c);
     super::bbr_v2::claims(&r.bbr_v2, &mut c);
     super::startup_exit::claims(&r.startup_exits, &mut c);
