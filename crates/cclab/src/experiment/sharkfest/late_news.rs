@@ -36,7 +36,8 @@ use super::super::run_one;
 use super::judge::direction_apart;
 use super::measure::Link;
 use crate::experiment::{Claim, Table};
-use crate::stats::mean;
+use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, WIDE};
+use crate::stats::{mean, Summary};
 use crate::table::num;
 use crate::UserError;
 use cc::Time;
@@ -197,6 +198,31 @@ pub fn claims(n: &LateNews, claims: &mut Vec<Claim>) {
     claims.push(ca.because(&format!(
         "in congestion avoidance the window grows one segment per round trip at any RTT, so the round trip of late news adds one packet, perhaps two, to the full queue: drops per episode {per_rtt}, against slow start's hundreds"
     )));
+}
+
+/// Slow start's overshoot against the RTT: ours (mean, min–max over seeds) beside BDP + B and
+/// the law for bursts, both drawn every 5 ms.
+pub fn figure(n: &LateNews) -> Figure {
+    let ours: Vec<Summary> = n.first.iter().map(|f| Summary::of(f).expect("seeds")).collect();
+    let points = RTTS_MS.iter().zip(&ours).map(|(&rtt, s)| (rtt as f64, s.mean)).collect();
+    let bars = ours.iter().map(|s| (s.min, s.max)).collect();
+    let rtts = (1..=RTTS_MS[RTTS_MS.len() - 1] / 5).map(|k| k * 5);
+    let curve = |law: fn(u64) -> f64| rtts.clone().map(|rtt| (rtt as f64, law(rtt))).collect::<Vec<_>>();
+    let top = slow_start_law(RTTS_MS[RTTS_MS.len() - 1]) * 1.05;
+    Figure {
+        name: "late-news".into(),
+        title: format!("Late news: Reno's drops in slow start's loss episode, alone on {} Mbit/s with a {BUFFER_PACKETS}-packet buffer", SLIDE_LINK.mbps),
+        size: WIDE,
+        panels: vec![Panel::new(
+            Axis::new("base RTT (ms)", 0.0, RTTS_MS[RTTS_MS.len() - 1] as f64 + 20.0),
+            Axis::new("packets dropped", 0.0, top),
+            vec![
+                Series::new(Some("law: BDP + B".into()), color(3), Style::Dashed, curve(slow_start_law)),
+                Series::new(Some(format!("law for slow start's bursts: w + B − min(B, BDP − w), w = {}", num(first_overflowing_window()))), color(2), Style::Line { width: 2 }, curve(slow_start_refined_law)),
+                Series::new(Some(format!("ours: mean, min–max over {} seeds", ours[0].n)), color(0), Style::Points { marker: Marker::Circle, hollow: false }, points).with_bars(bars, false),
+            ],
+        )],
+    }
 }
 
 pub fn table(n: &LateNews) -> Table {

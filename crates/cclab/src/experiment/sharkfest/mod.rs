@@ -329,6 +329,10 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         "Oscillation: the window's σ/μ alone, per algorithm (the talk: loss-based \"inevitable high oscillation\", Vegas \"very smooth\")".into(),
         vec![v("window-oscillation", &format!("The window's σ/μ over the second half of {} s alone on {}", qualities::LONG_S, TESTBED.label()), "σ/μ of the window (0: constant)", &oscillation)?],
     ));
+    out.plots.push((
+        "The \"Late news\" slide: slow start's overshoot against the RTT, BDP + B and the law for slow start's bursts".into(),
+        vec![late_news::figure(&r.late_news).write(&dir)?],
+    ));
     out.plots.push(("Illinois's β against the queueing delay: each cut under random loss, and tcp_illinois.c's law".into(), vec![illinois_beta(&r.laws.illinois_any_queue).write(&dir)?]));
     let q = &r.qualities;
     let bloat: Vec<VersusRow> = [1.0, qualities::LARGE_BUFFER_BDP]
