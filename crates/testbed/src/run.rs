@@ -56,6 +56,18 @@ impl TestbedConfig {
                 ("initial_window", s.initial_window != d.initial_window),
                 ("min_rto", s.min_rto != d.min_rto),
                 ("access_rate", f.access_rate.is_some()),
+                // The emulator holds one queue between the namespaces, with the whole
+                // forward delay after it.
+                ("access_delay", f.access_delay > Time::ZERO),
+                // iperf-like senders that always have data, honest receivers, the kernel's own
+                // recovery (PRR, TLP), start-up and defences.
+                ("app_rate", s.app_rate.is_some()),
+                ("app_schedule", !f.app_schedule.is_empty()),
+                ("receiver", f.attack.is_some()),
+                ("defences", s.defences != d.defences),
+                ("startup", s.startup != d.startup),
+                ("prr", s.prr != d.prr),
+                ("tlp", s.tlp != d.tlp),
                 // The kernel always takes its RTT sample from the SYN exchange.
                 ("syn_rtt_sample", !f.syn_rtt_sample),
             ];
@@ -299,5 +311,35 @@ fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSumm
         rereport_interval_ms: None,
         // TCP_INFO does not count retransmissions per round trip.
         recovery_retransmits_max_per_round: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cc::{CcConfig, Rate};
+    use sim::{FlowConfig, LinkConfig};
+
+    /// Every flow setting the testbed cannot give the kernel is refused by name, not dropped.
+    #[test]
+    fn what_the_kernel_cannot_do_is_refused_by_name() {
+        let check = |change: &dyn Fn(&mut FlowConfig)| {
+            let mut f = FlowConfig::new(CcConfig::from_name("reno").unwrap(), Time::from_millis(100));
+            change(&mut f);
+            let sim = SimConfig { seed: 1, duration: Time::from_secs(1), sample_interval: None, link: LinkConfig::default(), flows: vec![f] };
+            TestbedConfig::from_sim(sim).validate()
+        };
+        assert_eq!(check(&|_| {}), Ok(()));
+        let refused = |name: &str, change: &dyn Fn(&mut FlowConfig)| {
+            assert_eq!(check(change), Err(format!("flows[0].{name}: not supported on the testbed (the kernel's own default applies); remove it")));
+        };
+        refused("access_delay", &|f| f.access_delay = Time::from_millis(10));
+        refused("app_rate", &|f| f.sender.app_rate = Some(Rate::from_bits_per_sec(1e6)));
+        refused("app_schedule", &|f| f.app_schedule = vec![(Time::from_secs(1), None)]);
+        refused("receiver", &|f| f.attack = Some(cc::transport::Misbehaviour::AckDivision { split: 2 }));
+        refused("defences", &|f| f.sender.defences.abc = !f.sender.defences.abc);
+        refused("startup", &|f| f.sender.startup = cc::transport::Startup::PacedChirping(Default::default()));
+        refused("prr", &|f| f.sender.prr = false);
+        refused("tlp", &|f| f.sender.tlp = false);
     }
 }
