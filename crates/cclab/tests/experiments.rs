@@ -272,12 +272,17 @@ fn sabul_table1_same_interval_rows_are_fair() {
     }
     let more = v.iter().find(|c| c[0].starts_with("where a repair can outlast RTT_est (rows 3, 4, 5)")).expect("the ERR direction");
     assert_eq!(more[4], "holds", "{more:?}");
-    // Figures 3-5, "sources oscillate in phase": one drop-tail queue overflows for all three.
-    // And where losses are re-reported (rows 3-5) the 2003 code meets intervals whose ERRs
+    // Figures 3-5, "sources oscillate in phase": one drop-tail queue overflows for all three,
+    // so they cut together whatever the phases of their rate-control timers: with the timers
+    // together (the main runs) and T/3 apart. And where losses are re-reported (rows 3-5) the 2003 code meets intervals whose ERRs
     // outnumber the packets sent (loss rate 1, logged rate above the one sent) on every seed;
     // on the LAN rows, where nothing is re-reported, none (the table's control).
     for k in 3..=5 {
-        for claim in ["the three flows oscillate in phase", "intervals where the ERRs outnumber the packets sent"] {
+        for claim in [
+            "the three flows oscillate in phase (",
+            "the three flows oscillate in phase with their rate-control timers T/3 apart",
+            "intervals where the ERRs outnumber the packets sent",
+        ] {
             let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: {claim}"))).expect(claim);
             assert_eq!(c[4], "holds", "{c:?}");
         }
