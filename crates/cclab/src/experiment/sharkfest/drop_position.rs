@@ -21,7 +21,7 @@
 
 use super::super::run_one;
 use super::judge::direction_apart;
-use super::late_news::{episode_drops, BUFFER_PACKETS, SLIDE_LINK};
+use super::late_news::{episode_drops, episode_gap_secs, BUFFER_PACKETS, SLIDE_LINK};
 use crate::experiment::Claim;
 use crate::stats::mean;
 use crate::table::num;
@@ -60,7 +60,6 @@ fn news_delay_ms(r: &RunResult) -> Option<f64> {
 
 pub fn run(seeds: u64, out: &Path) -> Result<DropPosition, UserError> {
     let dir = out.join("drop-position");
-    let drain = BUFFER_PACKETS as f64 * 1500.0 * 8.0 / (SLIDE_LINK.mbps * 1e6);
     let mut p = DropPosition::default();
     for a in ACCESS_DELAYS_MS {
         let (mut news, mut drops) = (Vec::new(), Vec::new());
@@ -72,7 +71,7 @@ pub fn run(seeds: u64, out: &Path) -> Result<DropPosition, UserError> {
             cfg.sample_interval = Some(Time::from_millis(1));
             let r = run_one(cfg, &dir.join(format!("access-{a}ms/seed-{s}")))?;
             news.push(news_delay_ms(&r).unwrap_or(f64::NAN));
-            drops.push(episode_drops(&r, SLIDE_LINK.rtt_ms as f64 / 1e3 + drain).first().map_or(0.0, |&d| d as f64));
+            drops.push(episode_drops(&r, episode_gap_secs(&SLIDE_LINK)).first().map_or(0.0, |&d| d as f64));
         }
         p.news_ms.push(news);
         p.drops.push(drops);

@@ -64,6 +64,13 @@ pub struct LateNews {
     pub later: Vec<Vec<f64>>,
 }
 
+/// The longest quiet between two drops of one overflow episode on `link` with the slide's
+/// buffer: a base round trip plus the full buffer's drain, B·1500·8/C (the longest a loss takes
+/// to be seen).
+pub fn episode_gap_secs(link: &Link) -> f64 {
+    link.rtt_ms as f64 / 1e3 + BUFFER_PACKETS as f64 * 1500.0 * 8.0 / (link.mbps * 1e6)
+}
+
 /// Each overflow episode's drops, in time order, from the link's cumulative drop count: runs of
 /// samples whose count rose, split where no drop came for longer than `gap` seconds.
 pub fn episode_drops(r: &RunResult, gap: f64) -> Vec<u64> {
@@ -119,14 +126,13 @@ pub fn run(seeds: u64, out: &Path) -> Result<LateNews, UserError> {
     let mut news = LateNews::default();
     for rtt_ms in RTTS_MS {
         let link = Link { rtt_ms, ..SLIDE_LINK };
-        let drain = BUFFER_PACKETS as f64 * 1500.0 * 8.0 / (link.mbps * 1e6);
         let (mut first, mut later) = (Vec::new(), Vec::new());
         for s in 1..=seeds {
             let mut cfg = link.config(link.flows(&["reno"]), SECS, 0.0, s);
             cfg.link.buffer = QueueLimit::Packets(BUFFER_PACKETS);
             cfg.sample_interval = Some(Time::from_millis(10));
             let r = run_one(cfg, &dir.join(format!("{rtt_ms}ms/seed-{s}")))?;
-            let e: Vec<f64> = episode_drops(&r, rtt_ms as f64 / 1e3 + drain).into_iter().map(|d| d as f64).collect();
+            let e: Vec<f64> = episode_drops(&r, episode_gap_secs(&link)).into_iter().map(|d| d as f64).collect();
             first.push(e.first().copied().unwrap_or(0.0));
             later.push(if e.len() > 1 { mean(&e[1..]) } else { f64::NAN });
         }
