@@ -55,7 +55,7 @@ fn run_on_testbed(tc: &TestbedConfig, pcap: Option<&Path>) -> Result<TestbedResu
 /// A testbed run's own reports beside its run files: `emulator.json` (the emulator's measured
 /// accuracy) and `kernel.json` (what the kernel says limited each flow).
 fn write_testbed_reports(dir: &Path, t: &TestbedResult) -> Result<(), UserError> {
-    let kernel = serde_json::json!({ "flows": t.limits });
+    let kernel = serde_json::json!({ "flows": t.limits, "time_series": t.sampling });
     for (name, json) in [("emulator.json", serde_json::to_value(&t.emulator).expect("the report serialises")), ("kernel.json", kernel)] {
         let p = dir.join(name);
         let text = serde_json::to_string_pretty(&json).expect("JSON values serialise");
@@ -81,6 +81,9 @@ pub fn testbed_run(a: &RunArgs) -> Result<(), UserError> {
         println!("{}", accuracy_line(&t.emulator));
         for l in &t.limits {
             println!("{}", l.line());
+        }
+        if let Some(l) = tc.sim.sample_interval.and_then(|iv| t.sampling.line(iv)) {
+            println!("{l}");
         }
         if t.emulator.socket_drops > 0 {
             println!("warning: the emulator's sockets dropped frames: the run is not the model's");

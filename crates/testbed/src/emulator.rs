@@ -1,10 +1,11 @@
 //! The emulator: a forwarder in the middle namespace that carries real Ethernet frames through
 //! the simulator's link model, with the wall clock as the model's `now`.
 //!
-//! Forward (sender → receiver): `Bottleneck::arrive` (netem loss, queue discipline, FIFO
-//! limit), `Bottleneck::depart` at the serialiser's departure times (rate, schedule or
-//! Mahimahi trace), then netem delay and jitter plus the flow's one-way base delay (half its
-//! RTT) in a delay line, then out. Return (receiver → sender): the return path's netem loss,
+//! Forward (sender → receiver): the flow's access delay (`FlowConfig::access_delay`, zero by
+//! default) in a delay line before the queue, `Bottleneck::arrive` (netem loss, queue
+//! discipline, FIFO limit), `Bottleneck::depart` at the serialiser's departure times (rate,
+//! schedule or Mahimahi trace), then netem delay and jitter plus the rest of the flow's
+//! one-way base delay (half its RTT less the access delay) in a delay line, then out. Return (receiver → sender): the return path's netem loss,
 //! its delay plus the other half of the flow's RTT, then out. A frame belongs to flow `i` when
 //! its receiver-side port is `port_base + i`; frames that are not IPv4 TCP/UDP (ARP) pass
 //! straight through.
@@ -270,11 +271,15 @@ pub struct Emulator {
     next_step: usize,
     next_departure: Option<Time>,
     busy: bool,
+    /// Frames on a flow's access link, due at the bottleneck (the simulator's access pipe).
+    access_pipe: Pipe<DataPacket>,
+    access_delay: Vec<Time>,
     fwd_pipe: Pipe<Departing>,
     rev_loss: LossProcess,
     rev_delay: DelayProcess,
     rev_pipe: Pipe<Departing>,
-    /// One-way base delays per flow: out (half the RTT) and back (the rest).
+    /// One-way base delays per flow: out after the queue (half the RTT less the access
+    /// delay) and back (the rest of the RTT).
     fwd_delay: Vec<Time>,
     rev_delay_flow: Vec<Time>,
     port_base: u16,
@@ -303,18 +308,21 @@ impl Emulator {
         // delay has jitter or the flows' base RTTs differ (the simulator has a line per flow).
         let rtts_differ = cfg.flows.windows(2).any(|w| w[0].rtt != w[1].rtt);
         let jitter = link.delay.has_jitter() || rtts_differ;
+        let access_differs = cfg.flows.windows(2).any(|w| w[0].access_delay != w[1].access_delay);
         Emulator {
             capture: None,
             schedule: cfg.link.schedule.clone(),
             next_step: 0,
             next_departure: None,
             busy: false,
-            fwd_pipe: Pipe::new(jitter),
+            access_pipe: Pipe::new(access_differs),
+            access_delay: cfg.flows.iter().map(|f| f.access_delay).collect(),
+            fwd_pipe: Pipe::new(jitter || access_differs),
             rev_loss: ReturnPath::loss(cfg),
             rev_pipe: Pipe::new(rev_delay.has_jitter() || rtts_differ),
             rev_delay,
-            fwd_delay: cfg.flows.iter().map(|f| Time(f.rtt.0 / 2)).collect(),
-            rev_delay_flow: cfg.flows.iter().map(|f| f.rtt - Time(f.rtt.0 / 2)).collect(),
+            fwd_delay: cfg.flows.iter().map(|f| f.forward_delay() - f.access_delay).collect(),
+            rev_delay_flow: cfg.flows.iter().map(|f| f.rtt - f.forward_delay()).collect(),
             port_base,
             frames: Vec::new(),
             free: Vec::new(),
@@ -357,18 +365,24 @@ impl Emulator {
         })
     }
 
-    /// Everything due at or before `now`: rate steps, departures, samples, the end of the
-    /// configured duration, and the frames whose delay is over.
+    /// Everything due at or before `now`: rate steps, arrivals off the access links,
+    /// departures, samples, the end of the configured duration, and the frames whose delay
+    /// is over.
     fn advance(&mut self, now: Time, out: &[PacketSocket; 2], clock: &impl Fn() -> Time) {
         loop {
             // The earliest model event due by now, processed at its own time.
             let step = self.schedule.get(self.next_step).map(|s| s.0);
-            let candidates = [step, self.next_departure, self.next_sample, self.final_stats.is_none().then_some(self.duration)];
+            let access = self.access_pipe.head_time();
+            let candidates = [step, access, self.next_departure, self.next_sample, self.final_stats.is_none().then_some(self.duration)];
             let Some(t) = candidates.iter().flatten().copied().min().filter(|&t| t <= now) else { break };
             if step == Some(t) {
                 let (_, rate) = self.schedule[self.next_step];
                 self.link.set_rate(t, rate);
                 self.next_step += 1;
+            } else if access == Some(t) {
+                while let Some(p) = self.access_pipe.pop_due(t) {
+                    self.enter_bottleneck(t, p);
+                }
             } else if self.next_departure == Some(t) {
                 let (p, next) = self.link.depart(t);
                 self.next_departure = next;
@@ -452,6 +466,17 @@ impl Emulator {
             hdr_rtt: Time::ZERO,
             nonce: 0,
         };
+        match self.access_delay[p.flow as usize] {
+            Time::ZERO => self.enter_bottleneck(now, p),
+            delay => {
+                self.access_pipe.push(now + delay, p);
+            }
+        }
+    }
+
+    /// A frame reaches the bottleneck at `now`: its queue admits or drops it.
+    fn enter_bottleneck(&mut self, now: Time, p: DataPacket) {
+        let slot = p.seq as u32;
         match self.link.arrive(now, p) {
             (Admission::Queued, departure) => {
                 if departure.is_some() {
@@ -480,6 +505,7 @@ impl Emulator {
     fn next_due(&self) -> Option<Time> {
         [
             self.schedule.get(self.next_step).map(|s| s.0),
+            self.access_pipe.head_time(),
             self.next_departure,
             self.next_sample,
             self.final_stats.is_none().then_some(self.duration),

@@ -7,6 +7,7 @@
 use crate::netns::{interrupted, RECEIVER_ADDR};
 use crate::tcpinfo::{self, TcpInfo, INFINITE_SSTHRESH};
 use cc::Time;
+use serde::Serialize;
 use sim::results::FlowSample;
 use sim::stats::Histogram;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -128,6 +129,8 @@ fn socket_error(fd: RawFd) -> i32 {
     v
 }
 
+/// A row of the flow's time series at `now`; its rates are over `iv` seconds, the time since
+/// the previous row.
 fn sample_row(now: Time, id: usize, info: &TcpInfo, iv: f64, st: &mut State) -> FlowSample {
     let row = FlowSample {
         time: now.as_secs_f64(),
@@ -157,6 +160,28 @@ fn sample_row(now: Time, id: usize, info: &TcpInfo, iv: f64, st: &mut State) -> 
     row
 }
 
+/// How many of the time series' sample times the senders' loop read `TCP_INFO` at, and how many
+/// it woke too late for (their rows are missing, not late).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Sampling {
+    pub taken: u64,
+    pub missed: u64,
+}
+
+impl Sampling {
+    /// One line for the terminal, where sample times were missed.
+    pub fn line(&self, interval: Time) -> Option<String> {
+        (self.missed > 0).then(|| {
+            format!(
+                "kernel time series: TCP_INFO read at {} of {} sample times; the senders' loop woke too late for the other {} (every {interval} is finer than it keeps up with), whose rows are missing",
+                self.taken,
+                self.taken + self.missed,
+                self.missed
+            )
+        })
+    }
+}
+
 /// Runs the senders until every flow is done, the run's `duration` ends or SIGINT arrives.
 /// Call it in a thread inside the sender namespace. `fairness` is the window over which
 /// Jain's index is taken (its edges record each flow's acknowledged bytes).
@@ -166,7 +191,7 @@ pub fn run_senders(
     duration: Time,
     interval: Option<Time>,
     fairness: (Time, Time),
-) -> Result<(Vec<FlowRecord>, Vec<FlowSample>), String> {
+) -> Result<(Vec<FlowRecord>, Vec<FlowSample>, Sampling), String> {
     let clock = || Time(origin.elapsed().as_nanos() as u64);
     // Time zero is when the first SYN may leave: wait for it (see `run::SETUP_LEAD`).
     std::thread::sleep(origin.saturating_duration_since(Instant::now()));
@@ -176,6 +201,8 @@ pub fn run_senders(
         .collect();
     let mut rows = Vec::new();
     let mut next_sample = interval;
+    let mut prev_sample = Time::ZERO;
+    let mut sampling = Sampling::default();
     let mut edges_done = [false, false];
     let zeros = vec![0u8; CHUNK];
     // Bounded: every flow is Done at `duration` at the latest.
@@ -224,17 +251,26 @@ pub fn run_senders(
         }
         if let (Some(t), Some(iv)) = (next_sample, interval) {
             if now >= t && t <= duration {
+                // The latest sample time passed (within the run): where the loop woke later
+                // than one interval, the sample times it slept through are skipped rather than
+                // taken now under earlier labels, which would put every later row behind the
+                // clock. A row is read at most one interval after its label.
+                let last = Time(t.0 + ((now.min(duration) - t).0 / iv.0) * iv.0);
+                sampling.missed += (last - t).0 / iv.0;
+                sampling.taken += 1;
+                let elapsed = (last - prev_sample).as_secs_f64();
                 for (i, st) in states.iter_mut().enumerate() {
-                    let running = st.rec.started.is_some() && st.rec.ended.is_none_or(|e| e + iv >= t);
+                    let running = st.rec.started.is_some() && st.rec.ended.is_none_or(|e| e + iv >= last);
                     if running {
                         let info = st.rec.last;
                         if info.rtt > 0 {
                             st.rec.srtt_us.record(info.rtt as u64);
                         }
-                        rows.push(sample_row(t, i, &info, iv.as_secs_f64(), st));
+                        rows.push(sample_row(last, i, &info, elapsed, st));
                     }
                 }
-                next_sample = Some(t + iv);
+                prev_sample = last;
+                next_sample = Some(last + iv);
             }
         }
         // Wait for writability (or the next due time).
@@ -288,7 +324,7 @@ pub fn run_senders(
             }
         }
     }
-    Ok((states.into_iter().map(|s| s.rec).collect(), rows))
+    Ok((states.into_iter().map(|s| s.rec).collect(), rows, sampling))
 }
 
 /// Accepts a connection per port and discards what arrives, until `stop` or `hard_end`.

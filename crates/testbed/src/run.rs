@@ -56,9 +56,6 @@ impl TestbedConfig {
                 ("initial_window", s.initial_window != d.initial_window),
                 ("min_rto", s.min_rto != d.min_rto),
                 ("access_rate", f.access_rate.is_some()),
-                // The emulator holds one queue between the namespaces, with the whole
-                // forward delay after it.
-                ("access_delay", f.access_delay > Time::ZERO),
                 // iperf-like senders that always have data, honest receivers, the kernel's own
                 // recovery (PRR, TLP), start-up and defences.
                 ("app_rate", s.app_rate.is_some()),
@@ -94,6 +91,8 @@ pub struct TestbedResult {
     pub result: RunResult,
     pub emulator: EmulatorReport,
     pub limits: Vec<FlowLimits>,
+    /// The kernel flows' time series: sample times read and missed.
+    pub sampling: crate::kernel::Sampling,
 }
 
 /// What held a kernel flow back, from its last `TCP_INFO` (the kernel's `tcp_chrono` timers,
@@ -231,7 +230,7 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
     if netns::interrupted() {
         return Err("testbed: interrupted; namespaces removed".into());
     }
-    let ((records, rows), emu, _received) = outcome?;
+    let ((records, rows, sampling), emu, _received) = outcome?;
     let wall_time_s = wall.elapsed().as_secs_f64();
 
     let flows_summary: Vec<FlowSummary> = records.iter().enumerate().map(|(i, r)| flow_summary(cfg, i, &tc.cc[i], r)).collect();
@@ -260,7 +259,7 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
     };
     let series = cfg.sample_interval.map(|_| TimeSeries { flows: rows, link: emu.link_series });
     let limits = records.iter().enumerate().map(|(i, r)| FlowLimits::from_info(i, &r.last)).collect();
-    Ok(TestbedResult { result: RunResult { summary, series }, emulator: emu.report, limits })
+    Ok(TestbedResult { result: RunResult { summary, series }, emulator: emu.report, limits, sampling })
 }
 
 /// As the simulator: from the last start to the first planned stop (or the end).
@@ -333,7 +332,8 @@ mod tests {
         let refused = |name: &str, change: &dyn Fn(&mut FlowConfig)| {
             assert_eq!(check(change), Err(format!("flows[0].{name}: not supported on the testbed (the kernel's own default applies); remove it")));
         };
-        refused("access_delay", &|f| f.access_delay = Time::from_millis(10));
+        // The emulator holds a flow's access delay before its queue, as the simulator does.
+        assert_eq!(check(&|f| f.access_delay = Time::from_millis(10)), Ok(()));
         refused("app_rate", &|f| f.sender.app_rate = Some(Rate::from_bits_per_sec(1e6)));
         refused("app_schedule", &|f| f.app_schedule = vec![(Time::from_secs(1), None)]);
         refused("receiver", &|f| f.attack = Some(cc::transport::Misbehaviour::AckDivision { split: 2 }));

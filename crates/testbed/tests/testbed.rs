@@ -245,6 +245,78 @@ fn emulator_adds_the_configured_delay() {
     assert!(p99 <= worst_ms + 1.0, "p99 lateness {p99} ms from outside, more than the emulator's worst frame ({worst_ms} ms) plus 1 ms for the stacks");
 }
 
+/// Where the queue lies along the path (`access_delay`): two flows with an 80 ms RTT share a
+/// 20 Mbit/s link; flow 1's queue is 30 ms from its sender (of its 40 ms forward half), flow
+/// 0's at its sender. A 128-byte probe of flow 1 leaves at 0, and 5 ms later a burst of 200
+/// 1500-byte packets of flow 0, which takes the link 200 · 0.6 = 120 ms to serialise. The
+/// probe reaches the queue at 30 ms, behind the burst, and waits for what is left of it:
+/// 120 − (30 − 5) = 95 ms, so it arrives 40 + 95 = 135 ms after it left (more if the burst
+/// was late). With the queue at the sender's end instead (no access delay, the control) the
+/// probe is ahead of the burst and takes 40 ms. A second probe of flow 1 at 400 ms, when the
+/// burst is long gone, takes 40 ms plus its 51.2 us serialisation with or without the access
+/// delay: the access delay is part of the forward half, not added to it. Bounds: the
+/// hypervisor stalls this VM's threads for up to 10 ms at times (the delay test above), so the
+/// probe behind the burst must take more than 40 + 80 ms, the one ahead of it and the late one
+/// less than 40 + 15 ms, and none less than the model's 40.0512 ms (less 20 us of clock slack).
+#[test]
+fn a_queue_along_the_path_is_reached_after_the_access_delay() {
+    let Some(_serial) = can_run() else { return };
+    let serialisation_ms = 128.0 * 8.0 / 20e6 * 1e3;
+    let run = |access_ms: u64| -> [f64; 2] {
+        let mut cfg = link_cfg(20.0, 80, "", 3);
+        cfg.flows.push(FlowConfig::new(CcConfig::from_name("reno").unwrap(), Time::from_millis(80)));
+        cfg.flows[1].access_delay = Time::from_millis(access_ms);
+        let (delays, out) = with_emulator(&cfg, |ns| {
+            let probes = udp_in(&ns.receiver, PORT_BASE + 1);
+            let _burst_sink = udp_in(&ns.receiver, PORT_BASE);
+            let on: libc::c_int = 1;
+            // SAFETY: an int option on a live socket.
+            unsafe { libc::setsockopt(probes.as_raw_fd(), libc::SOL_SOCKET, libc::SO_TIMESTAMPNS, &on as *const _ as *const _, 4) };
+            let tx = udp_in(&ns.sender, 0);
+            std::thread::scope(|sc| {
+                let r = sc.spawn(move || {
+                    let mut delays = Vec::new();
+                    let mut buf = [0u8; 2048];
+                    let t0 = Instant::now();
+                    // Bounded: two probes or 2 s.
+                    while delays.len() < 2 && t0.elapsed() < Duration::from_secs(2) {
+                        match recv_stamped(probes.as_raw_fd(), &mut buf) {
+                            Some((_, _, stamp)) => delays.push((stamp as f64 - u64::from_be_bytes(buf[..8].try_into().unwrap()) as f64) / 1e6),
+                            None => std::thread::sleep(Duration::from_micros(200)),
+                        }
+                    }
+                    delays
+                });
+                let probe = || {
+                    let mut p = [0u8; 100];
+                    p[..8].copy_from_slice(&realtime_ns().to_be_bytes());
+                    tx.send_to(&p, (RECEIVER_ADDR, PORT_BASE + 1)).unwrap();
+                };
+                let t0 = Instant::now();
+                probe();
+                sleep_until(t0, Duration::from_millis(5));
+                for _ in 0..200 {
+                    tx.send_to(&[0u8; 1472], (RECEIVER_ADDR, PORT_BASE)).unwrap();
+                }
+                sleep_until(t0, Duration::from_millis(400));
+                probe();
+                r.join().unwrap()
+            })
+        });
+        assert_eq!(delays.len(), 2, "both probes arrived: {:?}", out.report);
+        assert_eq!(out.stats.overflow_drops, 0, "nothing dropped");
+        [delays[0], delays[1]]
+    };
+    let model = 40.0 + serialisation_ms;
+    let [behind, late] = run(30);
+    let [ahead, control_late] = run(0);
+    eprintln!("probe behind the burst {behind:.3} ms, ahead of it {ahead:.3} ms; late probes {late:.3} / {control_late:.3} ms; model {model:.4} ms");
+    assert!(behind > 40.0 + 80.0 && behind < 40.0 + 120.0 + 15.0, "the probe reaches the queue 30 ms out, behind the burst: {behind} ms");
+    for (what, d) in [("ahead of the burst", ahead), ("late, with the access delay", late), ("late, without it", control_late)] {
+        assert!(d > model - 0.02 && d < 40.0 + 15.0, "{what}: {d} ms against the model's {model} ms");
+    }
+}
+
 /// netem `loss 5%` on n = 4000 packets well under the link's rate (no queue drops): the
 /// number lost is Binomial(n, p). Its standard deviation is sqrt(n p (1-p)) = 13.8 packets;
 /// the count must be within 4.5 of them of n p = 200 (a false alarm once in 150 000 runs).
@@ -311,6 +383,91 @@ fn kernel_reno_fills_a_lossless_link() {
     assert!(series.flows.len() >= 35 && series.link.len() >= 35, "{} rows", series.flows.len());
     assert!(series.flows.iter().all(|r| r.cwnd.is_some_and(|c| c >= 1.0)));
     assert_eq!(t.emulator.socket_drops, 0);
+}
+
+/// Seed 002's "Late news!": kernel Reno alone on 20 Mbit/s, 100 ms and a 167-packet buffer,
+/// its first drop in slow start, with the queue next to the sender and 50 ms along the path
+/// (`access_delay`). The packets behind the drop wait out the full queue (B/C = 100.2 ms),
+/// travel on to the receiver and back (RTT − a) and the third duplicate ACK comes two packet
+/// times (1.2 ms) after the first, so the sender hears of it RTT + B/C − a + 1.2 ms after it:
+/// 201.4 ms at the beginning of the path and 151.4 ms 50 ms along (sharkfest's
+/// `drop_position`). Measured from the link's first drop (its count sampled every millisecond
+/// by the emulator, on the model's clock) to the first retransmitted segment the emulator
+/// receives from the sender (the kernel's receive stamp). Nothing makes the news early: the
+/// model's drop time is exact and its sample labels it at most 1 ms late, so ours is at least
+/// the law less 1.5 ms (0.5 ms for the stamps' clocks and the kernel). What makes it late is
+/// the emulator releasing a frame after its due time, which it measures for every frame: the
+/// news crosses it twice (the packets behind the drop, then their duplicate ACKs), so ours is
+/// at most the law plus twice the run's worst lateness plus 2 ms. Were the access delay
+/// ignored, the 50 ms case would come 50 ms after its law (and with the queue wrongly at the
+/// receiver's end, the 0 ms case 50 ms before its own). The kernel flow's series, also every
+/// millisecond, must cover the run: a row is labelled with the sample time it was read for,
+/// never one its loop fell behind.
+#[test]
+fn kernel_reno_hears_of_a_drop_later_the_nearer_the_sender_it_is() {
+    let Some(_serial) = can_run() else { return };
+    let news_ms = |access_ms: u64| -> (f64, f64) {
+        let mut cfg = link_cfg(20.0, 100, "", 2);
+        cfg.link.buffer = QueueLimit::Packets(167);
+        cfg.sample_interval = Some(Time::from_millis(1));
+        cfg.flows[0].access_delay = Time::from_millis(access_ms);
+        // The first data segment that starts below the highest sequence number sent so far.
+        let first_retransmission = std::sync::Arc::new(std::sync::Mutex::new((0u32, None::<Time>)));
+        let seen = first_retransmission.clone();
+        let capture: testbed::emulator::Capture = Box::new(move |at, frame| {
+            let Some((seq, len)) = tcp_data_to(frame, PORT_BASE) else { return };
+            let mut s = seen.lock().unwrap();
+            if s.1.is_none() && len > 0 {
+                // Sequence numbers compare modulo 2^32 (RFC 9293 §3.4).
+                let before = |a: u32, b: u32| (a.wrapping_sub(b) as i32) < 0;
+                let end = seq.wrapping_add(len);
+                if s.0 != 0 && before(seq, s.0) {
+                    s.1 = Some(at);
+                } else if s.0 == 0 || before(s.0, end) {
+                    s.0 = end;
+                }
+            }
+        });
+        let t = testbed::run::run_with_capture(&testbed::TestbedConfig::from_sim(cfg), Some(capture)).unwrap();
+        let series = t.result.series.as_ref().unwrap();
+        let last = series.flows.last().map_or(0.0, |r| r.time);
+        assert!(last >= 2.0 - 0.002, "the kernel's series ends at {last} s of a 2 s run: {:?}", t.sampling);
+        let drop = series.link.iter().find(|l| l.drops > 0).expect("slow start overflows the buffer").time;
+        let retx = first_retransmission.lock().unwrap().1.expect("the drop is retransmitted").as_secs_f64();
+        eprintln!(
+            "access {access_ms} ms: first drop {drop:.3} s, first retransmission {retx:.4} s; {:?}; the emulator's frames up to {:.2} ms late (p99 {:.2} ms)",
+            t.sampling,
+            t.emulator.timing_error_max_us / 1e3,
+            t.emulator.timing_error_p99_us / 1e3
+        );
+        ((retx - drop) * 1e3, t.emulator.timing_error_max_us / 1e3)
+    };
+    let packet_ms = 1500.0 * 8.0 / 20e6 * 1e3;
+    let law = |a: f64| 100.0 + 167.0 * packet_ms - a + 2.0 * packet_ms;
+    for a in [0, 50] {
+        let ((ours, late), expected) = (news_ms(a), law(a as f64));
+        assert!(
+            ours >= expected - 1.5 && ours <= expected + 2.0 + 2.0 * late,
+            "queue {a} ms along: the news took {ours} ms, the law says {expected} ms (the emulator up to {late} ms late)"
+        );
+    }
+}
+
+/// A TCP segment to `port` in an Ethernet frame: its sequence number and payload length.
+fn tcp_data_to(frame: &[u8], port: u16) -> Option<(u32, u32)> {
+    let ip = frame.get(14..)?;
+    if frame.get(12..14)? != [0x08, 0x00] || ip.first()? >> 4 != 4 || *ip.get(9)? != 6 {
+        return None;
+    }
+    let ihl = ((ip[0] & 0x0f) as usize) * 4;
+    let total = u16::from_be_bytes([*ip.get(2)?, *ip.get(3)?]) as usize;
+    let tcp = ip.get(ihl..)?;
+    if u16::from_be_bytes([*tcp.get(2)?, *tcp.get(3)?]) != port {
+        return None;
+    }
+    let seq = u32::from_be_bytes(tcp.get(4..8)?.try_into().ok()?);
+    let doff = ((*tcp.get(12)? >> 4) as usize) * 4;
+    Some((seq, total.checked_sub(ihl + doff)? as u32))
 }
 
 /// ECN through the emulator: step marking (K = BDP/7 by default, DCTCP's guideline) marks
