@@ -44,7 +44,7 @@ pub struct LinkConfig {
     /// already pending is not drawn again, and the data leave in order. A Linux sender on the
     /// testbed sends 12-53 µs after the ACK (1st to 99th percentile, README's testbed section),
     /// far less than the default's packet time at low rates (1.2 ms at 10 Mbit/s), which with
-    /// an ACK per segment sends some packets early into a full queue and drops more than the
+    /// an ACK per segment bunches packets the ACK clock would space and drops more than the
     /// kernel does; `Some(40 µs)` gives the kernel's drops there.
     pub send_overhead: Option<Time>,
     /// Senders process each ACK after a random delay, uniform on `[0, host_jitter]`, in order

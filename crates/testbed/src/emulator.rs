@@ -305,10 +305,12 @@ impl Emulator {
         let link = Bottleneck::from_config(cfg);
         let rev_delay = ReturnPath::delay(cfg);
         // One delay line per direction for every flow: frames overtake each other when the
-        // delay has jitter or the flows' base RTTs differ (the simulator has a line per flow).
+        // delay has jitter, the flows' base RTTs differ or their access delays do (so do their
+        // delays after the queue; the simulator has a line per flow).
         let rtts_differ = cfg.flows.windows(2).any(|w| w[0].rtt != w[1].rtt);
         let jitter = link.delay.has_jitter() || rtts_differ;
         let access_differs = cfg.flows.windows(2).any(|w| w[0].access_delay != w[1].access_delay);
+        debug_assert!(cfg.flows.iter().all(|f| f.access_delay <= f.forward_delay()), "validated: access_delay <= rtt/2");
         Emulator {
             capture: None,
             schedule: cfg.link.schedule.clone(),
@@ -334,7 +336,7 @@ impl Emulator {
             link_series: Vec::new(),
             timing_ns: Histogram::default(),
             last_emit: None,
-            fifo: !jitter,
+            fifo: !(jitter || access_differs),
             busy_bytes: 0,
             busy_model_ns: 0,
             busy_actual_ns: 0,

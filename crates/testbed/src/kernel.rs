@@ -254,7 +254,7 @@ pub fn run_senders(
                 // The latest sample time passed (within the run): where the loop woke later
                 // than one interval, the sample times it slept through are skipped rather than
                 // taken now under earlier labels, which would put every later row behind the
-                // clock. A row is read at most one interval after its label.
+                // clock. While the run lasts a row is read at most one interval after its label.
                 let last = Time(t.0 + ((now.min(duration) - t).0 / iv.0) * iv.0);
                 sampling.missed += (last - t).0 / iv.0;
                 sampling.taken += 1;
