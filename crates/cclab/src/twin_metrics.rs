@@ -19,8 +19,16 @@ pub fn accuracy_line(r: &EmulatorReport) -> String {
         "rate error not measured (frames overtake in the delay line)".to_string()
     };
     let scheduler = if r.realtime { "SCHED_FIFO" } else { "default scheduler: no real-time priority allowed" };
+    let send = if r.send_latency_samples > 0 {
+        format!(
+            "; senders answer an ACK in {:.1} us (p1 {:.1}, p99 {:.1}; {} ACKs)",
+            r.send_latency_p50_us, r.send_latency_p01_us, r.send_latency_p99_us, r.send_latency_samples
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us ({scheduler}), {} socket drops, {:.0} frames per CPU second",
+        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us ({scheduler}), {} socket drops, {:.0} frames per CPU second{send}",
         r.timing_error_p50_us,
         r.timing_error_p99_us,
         r.timing_error_max_us,

@@ -78,6 +78,14 @@ pub struct EmulatorReport {
     pub model_busy_rate_bps: f64,
     pub actual_busy_rate_bps: f64,
     pub rate_error: f64,
+    /// The senders' time from an ACK's release toward them to their next data segment reaching
+    /// the emulator (for ACKs followed by data before the flow's next ACK), microseconds: the
+    /// host's processing of an ACK into a send, two veth hops included, which the simulator's
+    /// `link.send_overhead` models as a uniform wait. Zero when nothing was measured.
+    pub send_latency_samples: u64,
+    pub send_latency_p01_us: f64,
+    pub send_latency_p50_us: f64,
+    pub send_latency_p99_us: f64,
     /// CPU time of the forwarder thread, and frames handled per CPU second: the packet rate it
     /// can carry on one core.
     pub cpu_s: f64,
@@ -292,6 +300,9 @@ pub struct Emulator {
     final_stats: Option<LinkStats>,
     link_series: Vec<LinkSample>,
     timing_ns: Histogram,
+    /// Per flow, when its last ACK was released toward the sender, until data follows.
+    ack_released: Vec<Option<Time>>,
+    send_latency_ns: Histogram,
     last_emit: Option<(Time, Time)>,
     fifo: bool,
     busy_bytes: u64,
@@ -335,6 +346,8 @@ impl Emulator {
             final_stats: None,
             link_series: Vec::new(),
             timing_ns: Histogram::default(),
+            ack_released: vec![None; cfg.flows.len()],
+            send_latency_ns: Histogram::default(),
             last_emit: None,
             fifo: !(jitter || access_differs),
             busy_bytes: 0,
@@ -424,6 +437,10 @@ impl Emulator {
             if let Some(c) = &mut self.capture {
                 c(now, &self.frames[d.slot as usize]);
             }
+            if let Some(info) = frame::parse(&self.frames[d.slot as usize]) {
+                let flow = self.flow_of(info.src_port);
+                self.ack_released[flow] = Some(now);
+            }
         }
         self.timing_ns.record((now - d.due).0);
         if forward {
@@ -456,8 +473,15 @@ impl Emulator {
         let buf = &self.frames[slot as usize];
         let Some(info) = frame::parse(buf) else { return self.pass_through(slot, out) };
         self.report.forward_frames += 1;
+        let flow = self.flow_of(info.dst_port);
+        // A segment the kernel received before the ACK left (read in the same batch) is not
+        // its answer.
+        if let Some(released) = self.ack_released[flow].filter(|&r| info.payload > 0 && now >= r) {
+            self.send_latency_ns.record((now - released).0);
+            self.ack_released[flow] = None;
+        }
         let p = DataPacket {
-            flow: self.flow_of(info.dst_port) as u32,
+            flow: flow as u32,
             seq: slot as u64,
             len: info.ip_len,
             wire: info.ip_len,
@@ -582,6 +606,13 @@ impl Emulator {
         r.timing_error_p50_us = h.quantile(0.5) as f64 / 1e3;
         r.timing_error_p99_us = h.quantile(0.99) as f64 / 1e3;
         r.timing_error_max_us = h.max() as f64 / 1e3;
+        let s = &self.send_latency_ns;
+        if s.count() > 0 {
+            r.send_latency_samples = s.count();
+            r.send_latency_p01_us = s.quantile(0.01) as f64 / 1e3;
+            r.send_latency_p50_us = s.quantile(0.5) as f64 / 1e3;
+            r.send_latency_p99_us = s.quantile(0.99) as f64 / 1e3;
+        }
         if self.busy_model_ns > 0 && self.busy_actual_ns > 0 {
             r.model_busy_rate_bps = self.busy_bytes as f64 * 8e9 / self.busy_model_ns as f64;
             r.actual_busy_rate_bps = self.busy_bytes as f64 * 8e9 / self.busy_actual_ns as f64;

@@ -1,5 +1,6 @@
 //! What the emulator reads from and writes to an Ethernet frame: whether it is IPv4 TCP/UDP,
-//! its ports, its size on the wire as the simulator counts it (the IP packet), and its ECN
+//! its ports, its size on the wire as the simulator counts it (the IP packet), the bytes of
+//! data it carries (after the TCP or UDP header), and its ECN
 //! field (RFC 3168), which a marking queue sets to CE (with the IPv4 header checksum redone).
 
 use sim::packet::{CE, NOT_ECT};
@@ -15,6 +16,8 @@ pub struct Ipv4Info {
     pub ecn: u8,
     pub src_port: u16,
     pub dst_port: u16,
+    /// Bytes after the TCP header (its data offset) or the UDP header: 0 for a pure ACK.
+    pub payload: u32,
 }
 
 /// Parses an IPv4 TCP or UDP frame; `None` for anything else (ARP, IPv6, fragments, runts).
@@ -29,8 +32,14 @@ pub fn parse(frame: &[u8]) -> Option<Ipv4Info> {
     if ip[0] >> 4 != 4 || ihl < 20 || !(proto == 6 || proto == 17) || fragment_offset != 0 || ip.len() < ihl + 4 {
         return None;
     }
+    let ip_len = u16::from_be_bytes([ip[2], ip[3]]) as u32;
+    let transport_header = match proto {
+        6 => (*ip.get(ihl + 12)? >> 4) as u32 * 4,
+        _ => 8,
+    };
     Some(Ipv4Info {
-        ip_len: u16::from_be_bytes([ip[2], ip[3]]) as u32,
+        ip_len,
+        payload: ip_len.saturating_sub(ihl as u32 + transport_header),
         ecn: ip[1] & 0b11,
         src_port: u16::from_be_bytes([ip[ihl], ip[ihl + 1]]),
         dst_port: u16::from_be_bytes([ip[ihl + 2], ip[ihl + 3]]),
@@ -80,7 +89,7 @@ mod tests {
     #[test]
     fn parses_ports_length_and_ecn() {
         let info = parse(&udp_frame()).unwrap();
-        assert_eq!(info, Ipv4Info { ip_len: 28, ecn: 2, src_port: 1000, dst_port: 2000 });
+        assert_eq!(info, Ipv4Info { ip_len: 28, ecn: 2, src_port: 1000, dst_port: 2000, payload: 0 });
         let mut arp = udp_frame();
         arp[12..14].copy_from_slice(&[0x08, 0x06]);
         assert_eq!(parse(&arp), None);

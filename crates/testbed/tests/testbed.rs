@@ -383,6 +383,13 @@ fn kernel_reno_fills_a_lossless_link() {
     assert!(series.flows.len() >= 35 && series.link.len() >= 35, "{} rows", series.flows.len());
     assert!(series.flows.iter().all(|r| r.cwnd.is_some_and(|c| c >= 1.0)));
     assert_eq!(t.emulator.socket_drops, 0);
+    // Each ACK of a cwnd-limited sender releases a segment: the emulator times the sender's
+    // answer for the ACKs data follows before the next ACK, at least a quarter of the
+    // segments delivered, and no answer comes before its ACK (two veth hops lie between).
+    let e = &t.emulator;
+    let segments = f.bytes_delivered / 1448;
+    assert!(e.send_latency_samples >= segments / 4, "{} answers timed for {segments} segments", e.send_latency_samples);
+    assert!(e.send_latency_p01_us > 0.0 && e.send_latency_p01_us <= e.send_latency_p50_us && e.send_latency_p50_us <= e.send_latency_p99_us, "{e:?}");
 }
 
 /// Seed 002's "Late news!": kernel Reno alone on 20 Mbit/s, 100 ms and a 167-packet buffer,
