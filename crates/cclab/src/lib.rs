@@ -79,6 +79,12 @@ pub struct RunArgs {
     /// "irq_gap T latency T stall T every T" (default off).
     #[arg(long)]
     pub host_noise: Option<String>,
+    /// The simulator's phase randomiser: a sender waits a random time, uniform on [0, T],
+    /// before sending what an ACK releases, e.g. 40us (default: one packet time at the
+    /// bottleneck; 0 turns it off). A testbed run measures a kernel's own (`send_latency` in
+    /// emulator.json); the kernel side of `twin` ignores it.
+    #[arg(long, allow_hyphen_values = true)]
+    pub send_overhead: Option<String>,
     /// Drop the bottleneck's n-th arriving data packets, e.g. 20,35 (1-based, increasing;
     /// retransmissions count), as ns-3's ReceiveListErrorModel.
     #[arg(long, value_delimiter = ',', num_args = 1..)]

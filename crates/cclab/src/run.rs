@@ -44,6 +44,7 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
         sim::HostNoise::parse(n).map_err(|e| UserError(format!("--host-noise: {e}")))?;
         s.link.host_noise = Some(n.clone());
     }
+    s.link.send_overhead = flag::<TimeArg>("send-overhead", &a.send_overhead)?;
     if a.drop_packets.is_some() {
         s.link.drop_packets = a.drop_packets.clone();
     }
@@ -221,6 +222,7 @@ const FLAG_KEYS: &[(&str, &str, fn(&RunArgs) -> bool)] = &[
     ("link.queue", "--queue", |a| a.queue.is_some()),
     ("link.netem_reverse", "--netem-reverse", |a| a.netem_reverse.is_some()),
     ("link.host_noise", "--host-noise", |a| a.host_noise.is_some()),
+    ("link.send_overhead", "--send-overhead", |a| a.send_overhead.is_some()),
     ("link.drop_packets", "--drop-packets", |a| a.drop_packets.is_some()),
     ("link.netem", "--netem", |a| a.netem.is_some()),
     ("link.loss", "--loss", |a| a.loss.is_some()),
@@ -395,5 +397,17 @@ mod tests {
         assert!(err(RunArgs { startup: Some("fast".into()), ..RunArgs::default() }).starts_with("--startup: unknown start-up `fast`"));
         assert!(err(RunArgs { receiver: Some("ack-division".into()), ..RunArgs::default() }).starts_with("--receiver: split: missing"));
         assert!(err(RunArgs { defences: Some("abd".into()), ..RunArgs::default() }).starts_with("--defences: unknown defence `abd`"));
+    }
+
+    /// `--send-overhead` sets the link's phase randomiser; a negative wait, or one the link
+    /// refuses (over 1 s), is an error naming the flag.
+    #[test]
+    fn the_send_overhead_flag_sets_the_phase_randomiser() {
+        let a = |v: &str| RunArgs { cc: Some("reno".into()), send_overhead: Some(v.into()), ..RunArgs::default() };
+        let cfg = flags_scenario(&a("40us")).ok().unwrap().resolve().unwrap();
+        assert_eq!(cfg.link.send_overhead, Some(cc::Time::from_micros(40)));
+        assert!(flags_scenario(&a("-5ms")).err().unwrap().0.starts_with("--send-overhead: "));
+        let too_long = resolve(&a("2s"), &flags_scenario(&a("2s")).ok().unwrap()).err().unwrap().0;
+        assert!(too_long.starts_with("--send-overhead: "), "{too_long}");
     }
 }
