@@ -29,6 +29,7 @@ _UNIT_KEYWORDS = {
     "min_rto": "'200ms'",
     "access_rate": "'100mbit'",
     "access_delay": "'25ms'",
+    "send_overhead": "'40us'",
     "app_rate": "'10mbit'",
     "interval": "'100ms'",
     "cbr_rate": "'50mbit'",
@@ -113,6 +114,7 @@ def run(
     min_rto: str | None = None,
     access_rate: str | None = None,
     access_delay: str | None = None,
+    send_overhead: str | None = None,
     app_rate: str | None = None,
     interval: str | None = None,
     cbr_rate: str | None = None,
@@ -142,6 +144,9 @@ def run(
       of ``abc``, ``new_data_only``, ``dupack_limit``, ``nonce``, or ``"none"``, ``"all"``.
     - ``app_rate``: each TCP flow's application writes at this rate, as iperf3's ``-b``
       (``"10mbit"``; default: it always has data).
+    - ``send_overhead``: the senders' phase randomiser, a wait uniform on [0, T] before
+      sending what an ACK releases (``"40us"``, about a Linux host's; default one packet time
+      at the bottleneck; ``"0s"`` turns it off).
     - ``out``: also write ``summary.json``, ``timeseries.csv``, ``link.csv`` and
       ``scenario.toml`` there, as ``cclab run --out`` does (``cclab plot`` reads them).
 

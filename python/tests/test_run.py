@@ -149,6 +149,7 @@ def test_startup_receiver_and_defences_keywords_are_the_cli_flags(cclab_bin, tmp
         (dict(syn_rtt_sample=False, loss="100%"), ["--no-syn-rtt-sample", "--loss", "100%"]),
         (dict(app_rate="5mbit"), ["--app-rate", "5mbit"]),
         (dict(access_delay="10ms"), ["--access-delay", "10ms"]),
+        (dict(send_overhead="40us"), ["--send-overhead", "40us"]),
     ]
     for k, (keywords, cli_flags) in enumerate(cases):
         r = cclab.run(**kw, **keywords)
