@@ -263,6 +263,7 @@ fn thread_cpu_s() -> f64 {
 struct Departing {
     due: Time,
     slot: u32,
+    flow: u32,
     /// It left the model's serialiser right after the previous frame (the queue was busy).
     back_to_back: bool,
 }
@@ -407,7 +408,7 @@ impl Emulator {
                     frame::mark_ce(&mut self.frames[p.seq as usize]);
                 }
                 let due = t + self.link.delay.sample() + self.fwd_delay[p.flow as usize];
-                self.fwd_pipe.push(due, Departing { due, slot: p.seq as u32, back_to_back });
+                self.fwd_pipe.push(due, Departing { due, slot: p.seq as u32, flow: p.flow, back_to_back });
             } else if self.next_sample == Some(t) {
                 if t <= self.duration {
                     let iv = self.interval.expect("sampling needs an interval");
@@ -437,10 +438,7 @@ impl Emulator {
             if let Some(c) = &mut self.capture {
                 c(now, &self.frames[d.slot as usize]);
             }
-            if let Some(info) = frame::parse(&self.frames[d.slot as usize]) {
-                let flow = self.flow_of(info.src_port);
-                self.ack_released[flow] = Some(now);
-            }
+            self.ack_released[d.flow as usize] = Some(now);
         }
         self.timing_ns.record((now - d.due).0);
         if forward {
@@ -523,8 +521,9 @@ impl Emulator {
             self.free.push(slot);
             return;
         }
-        let due = now + self.rev_delay.sample() + self.rev_delay_flow[self.flow_of(info.src_port)];
-        self.rev_pipe.push(due, Departing { due, slot, back_to_back: false });
+        let flow = self.flow_of(info.src_port);
+        let due = now + self.rev_delay.sample() + self.rev_delay_flow[flow];
+        self.rev_pipe.push(due, Departing { due, slot, flow: flow as u32, back_to_back: false });
     }
 
     /// The next time anything is due.

@@ -462,21 +462,13 @@ fn kernel_reno_hears_of_a_drop_later_the_nearer_the_sender_it_is() {
     }
 }
 
-/// A TCP segment to `port` in an Ethernet frame: its sequence number and payload length.
+/// A TCP segment to `port` in an Ethernet frame (the emulator's own parser,
+/// `testbed::frame::parse`): its sequence number and payload length.
 fn tcp_data_to(frame: &[u8], port: u16) -> Option<(u32, u32)> {
-    let ip = frame.get(14..)?;
-    if frame.get(12..14)? != [0x08, 0x00] || ip.first()? >> 4 != 4 || *ip.get(9)? != 6 {
-        return None;
-    }
-    let ihl = ((ip[0] & 0x0f) as usize) * 4;
-    let total = u16::from_be_bytes([*ip.get(2)?, *ip.get(3)?]) as usize;
-    let tcp = ip.get(ihl..)?;
-    if u16::from_be_bytes([*tcp.get(2)?, *tcp.get(3)?]) != port {
-        return None;
-    }
-    let seq = u32::from_be_bytes(tcp.get(4..8)?.try_into().ok()?);
-    let doff = ((*tcp.get(12)? >> 4) as usize) * 4;
-    Some((seq, total.checked_sub(ihl + doff)? as u32))
+    let info = testbed::frame::parse(frame).filter(|i| i.dst_port == port)?;
+    let ihl = ((frame.get(14)? & 0x0f) as usize) * 4;
+    let seq = u32::from_be_bytes(frame.get(14 + ihl + 4..14 + ihl + 8)?.try_into().ok()?);
+    Some((seq, info.payload))
 }
 
 /// ECN through the emulator: step marking (K = BDP/7 by default, DCTCP's guideline) marks
