@@ -193,6 +193,9 @@ pub fn run_senders(
     fairness: (Time, Time),
 ) -> Result<(Vec<FlowRecord>, Vec<FlowSample>, Sampling), String> {
     let clock = || Time(origin.elapsed().as_nanos() as u64);
+    // Sample times kept to within microseconds: the timer's default slack is 50 us.
+    // SAFETY: prctl with an integer argument affects this thread only.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
     // Time zero is when the first SYN may leave: wait for it (see `run::SETUP_LEAD`).
     std::thread::sleep(origin.saturating_duration_since(Instant::now()));
     let mut states: Vec<State> = flows
@@ -288,10 +291,13 @@ pub fn run_senders(
         due.extend(next_sample);
         let next = due.into_iter().filter(|&t| t > now).min().unwrap_or(now);
         let draining = states.iter().any(|s| s.phase == Phase::Draining);
-        let cap = if draining { 1 } else { MAX_SLEEP_MS };
-        let timeout_ms = (next - now).0.div_ceil(1_000_000).min(cap as u64) as i32;
-        // SAFETY: valid pollfds.
-        unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+        let cap_ms = if draining { 1 } else { MAX_SLEEP_MS as u64 };
+        // To the nanosecond: `poll`'s whole milliseconds rounded a wait of 0.3 ms up to 1 ms,
+        // so at a 1 ms interval the loop woke just after the next sample time and skipped it.
+        let wait = (next - now).0.min(cap_ms * 1_000_000);
+        let timeout = libc::timespec { tv_sec: (wait / 1_000_000_000) as libc::time_t, tv_nsec: (wait % 1_000_000_000) as libc::c_long };
+        // SAFETY: valid pollfds and timespec; a null signal mask leaves the thread's as it is.
+        unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, &timeout, std::ptr::null()) };
         for (pfd, &i) in fds.iter().zip(&who) {
             if pfd.revents == 0 {
                 continue;
