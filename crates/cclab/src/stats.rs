@@ -133,6 +133,17 @@ pub fn prediction_half_width(s: &Summary, alpha: f64) -> Option<f64> {
     Some(dist.inverse_cdf(1.0 - alpha / 2.0) * s.sd * (1.0 + 1.0 / s.n as f64).sqrt())
 }
 
+/// The half-width of the two-sided interval, at level `1 − alpha`, for the difference of two
+/// more runs each drawn like the runs summarised in `s` (independent, with the variance `s`
+/// estimates): `t(1 − alpha/2, n − 1)·sd·√2`. `None` with fewer than two runs.
+pub fn two_run_difference_half_width(s: &Summary, alpha: f64) -> Option<f64> {
+    if s.n < 2 {
+        return None;
+    }
+    let dist = StudentsT::new(0.0, 1.0, (s.n - 1) as f64).ok()?;
+    Some(dist.inverse_cdf(1.0 - alpha / 2.0) * s.sd * std::f64::consts::SQRT_2)
+}
+
 /// The half-width of the two-sided confidence interval, at level `1 − alpha`, for the mean of
 /// the runs summarised in `s`: `t(1 − alpha/2, n − 1)·sd/√n`. `None` with fewer than two runs.
 pub fn confidence_half_width(s: &Summary, alpha: f64) -> Option<f64> {
@@ -246,6 +257,14 @@ mod tests {
         let w = prediction_half_width(&Summary::given(0.0, 1.0, 5), 0.05).unwrap();
         assert!((w - 3.041).abs() < 1e-3, "{w}");
         assert_eq!(prediction_half_width(&Summary::given(0.0, 1.0, 1), 0.05), None);
+    }
+
+    /// Six runs with sd 1: t(0.975, 5) = 2.571 (t table) times √2, so 3.636.
+    #[test]
+    fn two_run_difference_interval_from_the_t_table() {
+        let w = two_run_difference_half_width(&Summary::given(0.0, 1.0, 6), 0.05).unwrap();
+        assert!((w - 3.636).abs() < 1e-3, "{w}");
+        assert_eq!(two_run_difference_half_width(&Summary::given(0.0, 1.0, 1), 0.05), None);
     }
 
     /// Five runs with sd 1: t(0.975, 4) = 2.776 (t table) over √5, so 1.2415; three runs with

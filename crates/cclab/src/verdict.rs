@@ -294,7 +294,13 @@ impl Claim {
     /// interval of our mean ([`crate::stats::confidence_half_width`]) meets the band, so that
     /// the model is not rejected. With one run, its value must lie in the band.
     pub fn band(claim: &str, ours: &[f64], (lo, hi): (f64, f64), unit: &str, basis: &str) -> Claim {
-        let seed = format!("model: {} to {}", num(lo), with_unit(hi, unit));
+        Claim::within(claim, format!("model: {} to {}", num(lo), with_unit(hi, unit)), ours, (lo, hi), unit, basis)
+    }
+
+    /// A seed's figure known only as a band `lo..=hi` (what a reading could have been, `basis`
+    /// says why: the precision it was printed to, what it counted), judged as [`Claim::band`]:
+    /// holds when the 95 % confidence interval of our mean meets the band.
+    pub fn within(claim: &str, seed: String, ours: &[f64], (lo, hi): (f64, f64), unit: &str, basis: &str) -> Claim {
         let Some(o) = Summary::of(ours) else {
             return Claim::not_comparable(claim, seed, "no runs".into(), "we have no runs of this");
         };

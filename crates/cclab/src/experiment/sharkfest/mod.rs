@@ -37,7 +37,8 @@ use crate::table::num;
 use crate::UserError;
 use cc::{display_name, ALGORITHMS};
 use measure::{measure, Link, Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
-use talk::{Recovery, Results, BBR_LOSS, DAMAGE, KERNEL_RENO_PAIRS};
+use judge::KERNEL_RENO_PAIRS;
+use talk::{Recovery, Results, BBR_LOSS, DAMAGE};
 
 pub const DESCRIPTION: &str = "For every algorithm, on 40 Mbit/s with a 100 ms RTT and one BDP of drop-tail buffer \
 (the talk's testbed), each test on several seeds: alone for 60 s (utilisation; collateral damage = \
