@@ -288,7 +288,13 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         .iter()
         .filter_map(|d| r.col(d.cc, |x| x.wire_packets / 1e3).map(|pk| ours_row(display_name(d.cc).into(), Some((d.total_packets / 1e3, None)), &pk)))
         .collect();
-    let bbr: Vec<VersusRow> = BBR_LOSS.iter().zip(&r.bbr_loss).map(|(&(p, talk, _), g)| ours_row(format!("{} % loss", num(p * 100.0)), talk.map(|t| (t, None)), g)).collect();
+    // The talk's rates are IO-graph readings: drawn as the goodputs they can stand for (the
+    // verdicts' band), at its middle.
+    let as_goodput = |t: f64, p: f64| {
+        let (lo, hi) = talk::io_graph_goodput(t, p);
+        ((lo + hi) / 2.0, Some((lo, hi)))
+    };
+    let bbr: Vec<VersusRow> = BBR_LOSS.iter().zip(&r.bbr_loss).map(|(&(p, talk, _), g)| ours_row(format!("{} % loss", num(p * 100.0)), talk.map(|t| as_goodput(t, p)), g)).collect();
     let kernel = Summary::of(&KERNEL_RENO_PAIRS).expect("six runs");
     let mut friendly = vec![VersusRow { label: "Linux Reno vs Reno (kernel)".into(), seed: Some((kernel.mean, Some((kernel.min, kernel.max)))), ours: None }];
     friendly.extend(r.rows.iter().map(|(cc, rows)| ours_row(display_name(cc).into(), None, &rows.iter().map(|x| x.reno_share).collect::<Vec<_>>())));
@@ -304,7 +310,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
             v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total, which counts each packet twice, see the verdicts; ours: data + ACKs, each once)", &packets)?,
         ],
     ));
-    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss", "goodput (Mbit/s; the talk gives no figure at 20 %)", &bbr)?]));
+    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss", "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)", &bbr)?]));
     out.plots.push((
         "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
         // The one reference figure here is the kernel's, not the talk's.

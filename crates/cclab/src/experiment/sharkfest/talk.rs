@@ -207,7 +207,7 @@ const PAYLOAD_BYTES: f64 = 1448.0;
 /// The goodputs an IO-graph rate `t` (Mbit/s, two figures) can stand for at random loss `p`:
 /// the graph counts frames, not payload, and a capture at the sender counts the retransmitted
 /// share p as well; one at the receiver does not.
-fn io_graph_goodput(t: f64, p: f64) -> (f64, f64) {
+pub(super) fn io_graph_goodput(t: f64, p: f64) -> (f64, f64) {
     let payload = PAYLOAD_BYTES / CAPTURED_FRAME_BYTES;
     ((t - IO_GRAPH_READING) * payload * (1.0 - p), (t + IO_GRAPH_READING) * payload)
 }
