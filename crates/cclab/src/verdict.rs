@@ -331,9 +331,10 @@ impl Claim {
     }
 
     /// Several of the seed's claims at once, under one setting: holds when every part does,
-    /// does not hold when any part does not, and is not comparable otherwise (a part not
-    /// comparable or fitted, none broken). `parts` are the parts' claims, each named by a short
-    /// label; `ours` lists each part's verdict and figure.
+    /// does not hold when any part does not, is fitted when a part is fitted and none is
+    /// broken or not comparable, and is not comparable otherwise. `parts` are the parts'
+    /// claims, each named by a short label; `ours` lists each part's verdict and figure; the
+    /// why of a fitted or not comparable whole gives the parts' own.
     pub fn all_of(claim: &str, seed: &str, parts: &[(String, Claim)]) -> Claim {
         if parts.is_empty() {
             return Claim::not_comparable(claim, seed.into(), "no parts".into(), "none of the parts could be run");
@@ -344,10 +345,21 @@ impl Claim {
             Verdict::Holds
         } else if parts.iter().any(|(_, c)| c.verdict == Verdict::DoesNotHold) {
             Verdict::DoesNotHold
+        } else if parts.iter().all(|(_, c)| matches!(c.verdict, Verdict::Holds | Verdict::Fitted)) {
+            Verdict::Fitted
         } else {
             Verdict::NotComparable
         };
-        Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict)
+        let mut c = Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict);
+        if matches!(verdict, Verdict::Fitted | Verdict::NotComparable) {
+            c.why = parts
+                .iter()
+                .filter(|(_, p)| p.verdict == verdict)
+                .map(|(label, p)| format!("{label}: {} ({})", p.verdict.label(), p.why))
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
+        c
     }
 
     /// The seed's claim under a setting of ours chosen from several (a parameter swept):
@@ -469,8 +481,14 @@ mod tests {
         assert_eq!(both.test, "every part holds: 1 of 2 parts hold");
         assert!(Claim::all_of("x", "a twice", &[("a".into(), kept.clone()), ("a".into(), kept.clone())]).holds());
         let unknown = Claim::not_comparable("c", "s".into(), "o".into(), "r");
-        assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept), ("c".into(), unknown)]).verdict, Verdict::NotComparable);
+        assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept.clone()), ("c".into(), unknown)]).verdict, Verdict::NotComparable);
         assert_eq!(Claim::all_of("x", "nothing", &[]).verdict, Verdict::NotComparable);
+        let fitted = Claim::fitted("f", "s".into(), "o".into(), "chosen on seeds 1-8");
+        let with_fit = Claim::all_of("x", "a and f", &[("a".into(), kept.clone()), ("f".into(), fitted)]);
+        assert_eq!(with_fit.verdict, Verdict::Fitted);
+        assert_eq!(with_fit.why, "f: fitted (chosen on seeds 1-8)");
+        let unknown = Claim::not_comparable("c", "s".into(), "o".into(), "r");
+        assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept), ("c".into(), unknown)]).why, "c: not comparable (r)");
     }
 
     /// A claim under one setting chosen from a sweep: a setting giving it is fitted, never

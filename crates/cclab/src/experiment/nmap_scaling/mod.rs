@@ -275,7 +275,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     );
     let mut per_seed = Table::new(
         "scan time per check seed (out of sample)",
-        &["addresses", "seed", "unscaled", "scaled-wiki", "scaled-wiki", "scaled", "speed-up", "group drops unscaled", "group drops scaled-wiki"],
+        &["addresses", "seed", "unscaled", "scaled-wiki", "scaled-2007", "scaled", "speed-up", "group drops unscaled", "group drops scaled-wiki"],
     );
     let (mut time_rows, mut speedup_rows) = (Vec::new(), Vec::new());
     let mut all_speedups: Vec<Vec<f64>> = Vec::new();

@@ -725,7 +725,7 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
             frozen,
             thawed,
             if thawed <= DOUBLE.1 && frozen > DOUBLE.1 {
-                format!("without the freeze ours is within it, so the excess is the freeze, which the seed's test ({lengthened}). Whether the seed's runs froze for a whole T we cannot tell: the seed does not say.")
+                format!("without the freeze ours is within it, so the excess is the freeze, which the seed's test made longer ({lengthened}). Whether the seed's runs froze for a whole T we cannot tell: the seed does not say.")
             } else if thawed > DOUBLE.1 {
                 "ours exceeds it even without the freeze: here a repair outlasts two RTT_est on average without it too.".into()
             } else if frozen >= DOUBLE.0 {
