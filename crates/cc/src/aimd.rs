@@ -2,7 +2,8 @@
 //! recovery, one reduction per congestion episode (loss, or ECN echo), the RFC 5681 loss window
 //! of one segment after a timeout. An algorithm supplies only its [`AimdLaw`]: how fast the
 //! window grows and how far it falls, plus whatever it needs to observe (bandwidth, RTT, ECN).
-//! Reno, Scalable, HighSpeed, H-TCP, Hybla, Westwood+ and DCTCP are such laws.
+//! Reno, Scalable, HighSpeed, H-TCP, Hybla, Westwood+ and DCTCP are such laws. As in every
+//! Linux `cong_avoid`, the window grows only while the flow fills it ([`CwndUse`]).
 
 use crate::controller::*;
 use crate::units::{Bytes, Rate, Time};
@@ -102,6 +103,9 @@ impl<L: AimdLaw> CongestionControl for Aimd<L> {
         self.in_recovery = fb.in_recovery;
         if fb.in_recovery || fb.acked_bytes == 0 || fb.growth_withheld {
             return; // held until the episode ends, and on SACK-only ACKs (tcp_may_raise_cwnd)
+        }
+        if !self.w.is_cwnd_limited(fb.cwnd_use) {
+            return; // every Linux cong_avoid: "RFC2861: only increase cwnd if fully utilized"
         }
         if self.law.cong_avoid(&mut self.w, fb.acked_bytes, self.mss, ctx) {
             return;

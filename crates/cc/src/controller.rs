@@ -105,6 +105,42 @@ pub struct Feedback {
     /// Linux's `pkts_acked` hooks) still take the ACK; BBR, whose `cong_control` replaces
     /// `cong_avoid`, ignores it.
     pub growth_withheld: bool,
+    /// How fully the sender used its congestion window over the current window of data: Linux's
+    /// `cong_avoid` grows the window only when [`CwndUse::is_cwnd_limited`] says it was the limit.
+    pub cwnd_use: CwndUse,
+}
+
+/// How fully the sender filled its congestion window over the current window of data (Linux
+/// `tcp_cwnd_validate`, as kept since Linux 6.3: `tp->is_cwnd_limited` and
+/// `tp->max_packets_out`, both renewed once per window of data).
+///
+/// Every Linux congestion module's `cong_avoid` begins with `if (!tcp_is_cwnd_limited(sk))
+/// return;` ("RFC2861: only increase cwnd if fully utilized"), so a flow held back by the
+/// receiver's window or by its application does not grow a window it does not use. (RFC 7661
+/// states the same principle.) The default, `Filled`, lets every ACK grow the window: what a driver that
+/// does not track the window's use (or a test's hand-made feedback) gets.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CwndUse {
+    /// In-flight data reached the congestion window at some transmission of the current window
+    /// of data (`tp->is_cwnd_limited`), or the sender does not say.
+    #[default]
+    Filled,
+    /// It never did: at most `max_in_flight` bytes were outstanding (`tp->max_packets_out`).
+    Unfilled { max_in_flight: Bytes },
+}
+
+impl CwndUse {
+    /// Linux `tcp_is_cwnd_limited`: the window was filled, or, in slow start, it is less than
+    /// twice the most that was outstanding, so that slow start can still double what the last
+    /// window delivered:
+    ///
+    /// `is_cwnd_limited ∨ (cwnd < ssthresh ∧ cwnd < 2·max_packets_out)`.
+    pub fn is_cwnd_limited(self, cwnd: Bytes, in_slow_start: bool) -> bool {
+        match self {
+            CwndUse::Filled => true,
+            CwndUse::Unfilled { max_in_flight } => in_slow_start && cwnd < 2 * max_in_flight,
+        }
+    }
 }
 
 /// A transmission, as reported to [`CongestionControl::on_sent`].

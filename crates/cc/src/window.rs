@@ -7,7 +7,7 @@
 //! data (RFC 5681 eq. 3, `cwnd += a·SMSS·SMSS/cwnd` per ACK), accumulated in a credit counter
 //! like Linux's `tcp_cong_avoid_ai` so that no fraction of an increase is lost to rounding.
 
-use crate::controller::{Control, Snapshot};
+use crate::controller::{Control, CwndUse, Snapshot};
 use crate::units::Bytes;
 
 /// cwnd and ssthresh in bytes, with the congestion-avoidance credit.
@@ -27,6 +27,13 @@ impl RenoWindow {
 
     pub fn in_slow_start(&self) -> bool {
         self.cwnd < self.ssthresh
+    }
+
+    /// Whether the window may grow on this ACK (Linux `tcp_is_cwnd_limited`, which every
+    /// `cong_avoid` tests first): the sender filled it, or in slow start it is below twice the
+    /// most outstanding ([`CwndUse::is_cwnd_limited`]).
+    pub fn is_cwnd_limited(&self, usage: CwndUse) -> bool {
+        usage.is_cwnd_limited(self.cwnd, self.in_slow_start())
     }
 
     /// Slow start: `cwnd += acked`, capped at ssthresh. Returns the acknowledged bytes left
@@ -152,6 +159,24 @@ mod tests {
             w.reno_increase(MSS, MSS);
         }
         assert_eq!(w.cwnd, 102 * MSS);
+    }
+
+    /// `tcp_is_cwnd_limited`: a filled window may always grow; an unfilled one only in slow
+    /// start and only below twice the most outstanding (with 30 out: up to 59 segments, not 60).
+    #[test]
+    fn an_unfilled_window_grows_only_in_slow_start_up_to_twice_the_most_outstanding() {
+        let unfilled = CwndUse::Unfilled { max_in_flight: 30 * MSS };
+        let mut w = RenoWindow::new(59 * MSS);
+        assert!(w.is_cwnd_limited(CwndUse::Filled));
+        assert!(w.is_cwnd_limited(unfilled));
+        w.cwnd = 60 * MSS;
+        assert!(!w.is_cwnd_limited(unfilled));
+        assert!(w.is_cwnd_limited(CwndUse::Filled));
+        // Congestion avoidance: an unfilled window never grows, however small.
+        w.ssthresh = 10 * MSS;
+        w.cwnd = 20 * MSS;
+        assert!(!w.is_cwnd_limited(unfilled));
+        assert!(w.is_cwnd_limited(CwndUse::Filled));
     }
 
     #[test]

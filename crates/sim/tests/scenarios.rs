@@ -207,6 +207,38 @@ fn a_rate_limited_application_gets_its_rate_and_no_more() {
     assert!(u >= 0.95, "an application faster than the link: utilisation {u}");
 }
 
+/// Linux's `tcp_is_cwnd_limited` (every `cong_avoid` tests it first): the window grows only
+/// while the flow fills it, or in slow start while it is below twice the most outstanding.
+/// Reno behind an application writing 5 Mbit/s on a 20 Mbit/s, 100 ms path keeps r·RTT/mss ≈ 43
+/// segments in flight once the first round trips' backlog has drained (by 2 s: the window
+/// doubles per round trip from 10 while the backlog lasts), never filling the window it
+/// reached then; so from 2 s to 20 s the window does not change (no loss: a quarter of the
+/// link). With the check off, slow start (ssthresh is never set) adds every delivered
+/// segment: the growth over [2 s, 20 s] is the segments delivered then, to within the one
+/// in flight at each end of the span.
+#[test]
+fn a_window_the_application_does_not_fill_does_not_grow() {
+    let cwnd_at = |r: &::sim::RunResult, t: f64| {
+        r.series.as_ref().unwrap().flows.iter().filter(|s| s.time <= t + 1e-9).last().and_then(|s| s.cwnd).unwrap()
+    };
+    for check in [true, false] {
+        let mut f = flow("reno", 100);
+        f.sender.app_rate = Some(Rate::from_bits_per_sec(5e6));
+        f.sender.cwnd_limited_growth = check;
+        let r = simulate(1, 20, link(20.0, QueueLimit::Bdp(1.0)), vec![f]);
+        assert_eq!(r.summary.link.drops, 0);
+        let growth = cwnd_at(&r, 20.0) - cwnd_at(&r, 2.0);
+        if check {
+            assert_eq!(growth, 0.0, "the window grew while the application limited the flow");
+            let in_flight = 5e6 * 0.1 / 8.0 / 1448.0;
+            assert!(cwnd_at(&r, 20.0) > in_flight, "the window {} is below what is in flight", cwnd_at(&r, 20.0));
+        } else {
+            let delivered = goodputs_between(&r, 2.0, 20.0)[0] * 18.0 / 8.0 / 1448.0;
+            assert!((growth - delivered).abs() <= 2.0, "unchecked slow start grew {growth} segments for {delivered} delivered");
+        }
+    }
+}
+
 /// Where on the path a drop happens: with the bottleneck `a` from the sender (its access
 /// delay) and D = rtt/2 each way, a packet dropped at the queue at t₀ was sent at t₀ − a, and
 /// the packets behind it carry the news on to the receiver (D − a) and back (D). The sender's

@@ -3,10 +3,16 @@
 //! time, its size or the end of the run, and samples TCP_INFO every interval into the
 //! simulator's `FlowSample` rows; a receiver thread in the receiver namespace accepts and
 //! discards. Both loops are bounded by the run's end and the stop flag.
+//!
+//! A flow with an application rate (iperf3's `-b`) writes as the simulator's
+//! [`AppSource`] does: one segment's payload every mss / rate from the moment its connection
+//! is established, each write as soon as the loop wakes for it (it wakes for the next one).
+//! Otherwise the loop writes while the socket takes data.
 
 use crate::netns::{interrupted, RECEIVER_ADDR};
 use crate::tcpinfo::{self, TcpInfo, INFINITE_SSTHRESH};
-use cc::Time;
+use cc::transport::app_source::AppSource;
+use cc::{Rate, Time};
 use serde::Serialize;
 use sim::results::FlowSample;
 use sim::stats::Histogram;
@@ -30,6 +36,9 @@ pub struct KernelFlow {
     pub mss: Option<u64>,
     /// The receiver's port (the emulator maps it to the flow).
     pub port: u16,
+    /// The application's write rate and the payload bytes of each write (`None`: it always
+    /// has data).
+    pub app: Option<(Rate, u64)>,
 }
 
 /// What one flow did, from its last TCP_INFO.
@@ -74,6 +83,8 @@ struct State {
     phase: Phase,
     fd: Option<OwnedFd>,
     written: u64,
+    /// A rate-limited application's writes, from the connection's establishment.
+    app: Option<AppSource>,
     prev_ca_state: u8,
     last_sample_sent: u64,
     last_sample_acked: u64,
@@ -200,7 +211,7 @@ pub fn run_senders(
     std::thread::sleep(origin.saturating_duration_since(Instant::now()));
     let mut states: Vec<State> = flows
         .iter()
-        .map(|_| State { phase: Phase::Waiting, fd: None, written: 0, prev_ca_state: 0, last_sample_sent: 0, last_sample_acked: 0, rec: FlowRecord::default() })
+        .map(|_| State { phase: Phase::Waiting, fd: None, written: 0, app: None, prev_ca_state: 0, last_sample_sent: 0, last_sample_acked: 0, rec: FlowRecord::default() })
         .collect();
     let mut rows = Vec::new();
     let mut next_sample = interval;
@@ -219,6 +230,9 @@ pub fn run_senders(
                 st.phase = Phase::Connecting;
             } else if st.phase == Phase::Waiting && now >= end {
                 st.phase = Phase::Done;
+            }
+            if let Some(a) = st.app.as_mut().filter(|_| st.phase == Phase::Sending) {
+                a.advance(now);
             }
             if let Some(fd) = st.fd.as_ref().map(|f| f.as_raw_fd()) {
                 if let Ok((info, filled)) = tcpinfo::tcp_info(fd) {
@@ -280,7 +294,7 @@ pub fn run_senders(
         let mut fds: Vec<libc::pollfd> = Vec::new();
         let mut who: Vec<usize> = Vec::new();
         for (i, st) in states.iter().enumerate() {
-            if matches!(st.phase, Phase::Connecting | Phase::Sending) {
+            if st.phase == Phase::Connecting || (st.phase == Phase::Sending && app_allowance(&flows[i], st) > 0) {
                 fds.push(libc::pollfd { fd: st.fd.as_ref().expect("connected").as_raw_fd(), events: libc::POLLOUT, revents: 0 });
                 who.push(i);
             }
@@ -289,6 +303,7 @@ pub fn run_senders(
         let mut due: Vec<Time> = flows.iter().zip(&states).filter(|(_, s)| s.phase == Phase::Waiting).map(|(f, _)| f.start).collect();
         due.extend(flows.iter().map(|f| f.stop.unwrap_or(duration).min(duration)));
         due.extend(next_sample);
+        due.extend(states.iter().filter(|s| s.phase == Phase::Sending).filter_map(|s| s.app.as_ref()?.next_write()));
         let next = due.into_iter().filter(|&t| t > now).min().unwrap_or(now);
         let draining = states.iter().any(|s| s.phase == Phase::Draining);
         let cap_ms = if draining { 1 } else { MAX_SLEEP_MS as u64 };
@@ -310,12 +325,21 @@ pub fn run_senders(
                     return Err(format!("flow {i}: connect to {RECEIVER_ADDR}:{}: {}", flows[i].port, std::io::Error::from_raw_os_error(err)));
                 }
                 st.phase = Phase::Sending;
+                // The application's first write is now (the simulator's: the first send).
+                st.app = flows[i].app.map(|(rate, mss)| {
+                    let mut a = AppSource::new(rate, mss);
+                    a.advance(clock());
+                    a
+                });
             }
             // A bounded burst of writes while the socket takes them.
             for _ in 0..64 {
-                let left = flows[i].size.map_or(CHUNK as u64, |s| s - st.written).min(CHUNK as u64) as usize;
+                let allowed = app_allowance(&flows[i], st).min(CHUNK as u64);
+                let left = flows[i].size.map_or(allowed, |s| s - st.written).min(allowed) as usize;
                 if left == 0 {
-                    st.phase = Phase::Draining;
+                    if flows[i].size.is_some_and(|s| st.written >= s) {
+                        st.phase = Phase::Draining;
+                    }
                     break;
                 }
                 // SAFETY: `zeros` has CHUNK bytes.
@@ -331,6 +355,15 @@ pub fn run_senders(
         }
     }
     Ok((states.into_iter().map(|s| s.rec).collect(), rows, sampling))
+}
+
+/// Bytes the flow's application has written and the socket not yet taken: unbounded for an
+/// application that always has data.
+fn app_allowance(f: &KernelFlow, st: &State) -> u64 {
+    match (&st.app, f.app) {
+        (Some(a), Some((_, mss))) => (a.written() * mss).saturating_sub(st.written),
+        _ => u64::MAX,
+    }
 }
 
 /// Accepts a connection per port and discards what arrives, until `stop` or `hard_end`.

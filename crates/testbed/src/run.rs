@@ -56,9 +56,8 @@ impl TestbedConfig {
                 ("initial_window", s.initial_window != d.initial_window),
                 ("min_rto", s.min_rto != d.min_rto),
                 ("access_rate", f.access_rate.is_some()),
-                // iperf-like senders that always have data, honest receivers, the kernel's own
-                // recovery (PRR, TLP), start-up and defences.
-                ("app_rate", s.app_rate.is_some()),
+                // Applications that always have data or write at one rate, honest receivers,
+                // the kernel's own recovery (PRR, TLP), start-up and defences.
                 ("app_schedule", !f.app_schedule.is_empty()),
                 ("receiver", f.attack.is_some()),
                 ("defences", s.defences != d.defences),
@@ -192,6 +191,7 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
             // TCP_MAXSEG counts the 12 bytes of the timestamp option.
             mss: (f.sender.mss != default_mss).then_some(f.sender.mss + 12),
             port: PORT_BASE + i as u16,
+            app: f.sender.app_rate.map(|r| (r, f.sender.mss)),
         })
         .collect();
     let ports: Vec<u16> = flows.iter().map(|f| f.port).collect();
@@ -334,7 +334,8 @@ mod tests {
         };
         // The emulator holds a flow's access delay before its queue, as the simulator does.
         assert_eq!(check(&|f| f.access_delay = Time::from_millis(10)), Ok(()));
-        refused("app_rate", &|f| f.sender.app_rate = Some(Rate::from_bits_per_sec(1e6)));
+        // An application writing at a rate is the kernel flow's writer's (`KernelFlow::app`).
+        assert_eq!(check(&|f| f.sender.app_rate = Some(Rate::from_bits_per_sec(1e6))), Ok(()));
         refused("app_schedule", &|f| f.app_schedule = vec![(Time::from_secs(1), None)]);
         refused("receiver", &|f| f.attack = Some(cc::transport::Misbehaviour::AckDivision { split: 2 }));
         refused("defences", &|f| f.sender.defences.abc = !f.sender.defences.abc);

@@ -392,6 +392,34 @@ fn kernel_reno_fills_a_lossless_link() {
     assert!(e.send_latency_p01_us > 0.0 && e.send_latency_p01_us <= e.send_latency_p50_us && e.send_latency_p50_us <= e.send_latency_p99_us, "{e:?}");
 }
 
+/// A kernel flow behind an application writing 5 Mbit/s (iperf3's `-b`; `app_rate`) on a
+/// 20 Mbit/s, 50 ms link: the sender loop writes one segment's payload every mss / r, so over
+/// [1 s, 6 s] the flow delivers the application's rate, to within two segments (one in flight
+/// at each end of the span) and 5 ms of writing at each end (how late under load the loop may
+/// read TCP_INFO for a sample time or wake for a write), and the link drops nothing (a quarter
+/// of its rate). The flow never fills the window it reached while the first round trips'
+/// backlog drained, so Linux (`tcp_is_cwnd_limited`) leaves that window alone from 1 s to the
+/// end, as our sender does (sim's `a_window_the_application_does_not_fill_does_not_grow`).
+#[test]
+fn kernel_reno_behind_a_rate_limited_application_gets_its_rate_and_keeps_its_window() {
+    let Some(_serial) = can_run() else { return };
+    let app = 5e6;
+    let mut cfg = link_cfg(20.0, 50, "", 6);
+    cfg.link.buffer = QueueLimit::Bdp(1.0);
+    cfg.sample_interval = Some(Time::from_millis(100));
+    cfg.flows[0].sender.app_rate = Some(Rate::from_bits_per_sec(app));
+    let t = testbed::run(&testbed::TestbedConfig::from_sim(cfg)).unwrap();
+    let rows = &t.result.series.as_ref().unwrap().flows;
+    let at = |time: f64| rows.iter().filter(|r| r.time <= time + 1e-9).last().unwrap();
+    let goodput = (at(6.0).delivered_bytes - at(1.0).delivered_bytes) as f64 * 8.0 / 5.0;
+    let allowance = (2.0 * 1448.0 * 8.0 + 2.0 * 0.005 * app) / 5.0;
+    let (w1, w6) = (at(1.0).cwnd.unwrap(), at(6.0).cwnd.unwrap());
+    eprintln!("app-limited reno: goodput {goodput:.0} bit/s against {app} (allowance {allowance:.0}); cwnd {w1} at 1 s, {w6} at 6 s; link {:?}", t.result.summary.link);
+    assert!((goodput - app).abs() <= allowance, "goodput {goodput} against the application's {app}");
+    assert_eq!(t.result.summary.link.drops, 0);
+    assert_eq!(w1, w6, "the kernel grew a window the application did not fill");
+}
+
 /// Seed 002's "Late news!": kernel Reno alone on 20 Mbit/s, 100 ms and a 167-packet buffer,
 /// its first drop in slow start, with the queue next to the sender and 50 ms along the path
 /// (`access_delay`). The packets behind the drop wait out the full queue (B/C = 100.2 ms),

@@ -322,6 +322,9 @@ impl Cdg {
                 return;
             }
         }
+        if !self.shell.w.is_cwnd_limited(fb.cwnd_use) {
+            return; // tcp_reno_cong_avoid's own test; the gradient above runs regardless
+        }
         let prior = self.shell.cwnd_pkts();
         self.shell.w.reno_increase(fb.acked_bytes, self.shell.mss);
         self.shadow_wnd += self.shell.cwnd_pkts().saturating_sub(prior);

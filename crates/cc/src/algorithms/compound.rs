@@ -105,9 +105,11 @@ impl CongestionControl for Compound {
     }
     fn on_ack(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
         self.rtt.on_sample(fb.rtt_sample);
+        // The Linux port's cong_avoid first asks tcp_is_cwnd_limited of the whole window.
+        let filled = fb.cwnd_use.is_cwnd_limited(self.win(), self.shell.w.in_slow_start());
         match self.shell.phase(fb) {
             Phase::Recovery => return,
-            Phase::Loss if fb.growth_withheld => return,
+            Phase::Loss if fb.growth_withheld || !filled => return,
             Phase::Loss => return self.shell.w.reno_increase(fb.acked_bytes, self.shell.mss),
             Phase::Open { reopened: true } => {
                 self.rtt.restart();
@@ -115,8 +117,8 @@ impl CongestionControl for Compound {
             }
             Phase::Open { reopened: false } => {}
         }
-        if fb.growth_withheld {
-            return; // a SACK-only ACK (tcp_may_raise_cwnd)
+        if fb.growth_withheld || !filled {
+            return; // a SACK-only ACK (tcp_may_raise_cwnd), or a window the flow does not fill
         }
         let mss = self.shell.mss;
         let share = self.shell.w.cwnd as f64 / self.win().max(mss) as f64;

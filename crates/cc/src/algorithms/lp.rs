@@ -155,7 +155,8 @@ impl CongestionControl for Lp {
         let phase = self.shell.phase(fb);
         // In recovery the window is held, whatever the delay says.
         self.on_delay(fb, ctx.now, phase != Phase::Recovery);
-        if phase != Phase::Recovery && !self.within_inference && !fb.growth_withheld {
+        let grows = !self.within_inference && !fb.growth_withheld && self.shell.w.is_cwnd_limited(fb.cwnd_use);
+        if phase != Phase::Recovery && grows {
             self.shell.w.reno_increase(fb.acked_bytes, self.shell.mss);
         }
     }

@@ -41,7 +41,7 @@ pub struct MVegasConfig {
     /// Below this many queued packets cwnd grows by one per RTT.
     pub alpha: u32,
     /// Above this many queued packets cwnd shrinks by one per RTT; between alpha and beta it
-    /// grows with probability `2^(beta − n)/2^beta`.
+    /// grows with probability `2^(beta − n)/(2^beta − 1)` (the report's code; its table: `/2^beta`).
     pub beta: u32,
     /// The module as a public copy has it: between alpha and beta the window always grows
     /// (see the module doc). Off by default: the report's table.
@@ -112,7 +112,7 @@ impl crate::check::Validate for MVegasConfig {
     fn validate(&self) -> Result<(), String> {
         #[allow(unused_imports)]
         use crate::check::{above, open, ordered, within};
-        // The seed's law grows with probability 2^(beta − n) / 2^beta, so beta is a small
+        // The seed's law grows with probability 2^(beta − n) / (2^beta − 1), so beta is a small
         // exponent, and alpha <= beta.
         within("alpha", self.alpha, 0..=30)?;
         within("beta", self.beta, 0..=30)?;

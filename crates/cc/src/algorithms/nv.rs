@@ -312,7 +312,7 @@ impl CongestionControl for Nv {
             }
             Phase::Loss => {}
         }
-        if !fb.growth_withheld {
+        if !fb.growth_withheld && self.shell.w.is_cwnd_limited(fb.cwnd_use) {
             self.grow(fb.acked_bytes);
         }
     }

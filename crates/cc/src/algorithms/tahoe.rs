@@ -45,7 +45,7 @@ impl CongestionControl for Tahoe {
     fn on_ack(&mut self, fb: &Feedback, _ctx: &mut Ctx) {
         // No fast recovery: the window grows on every ACK of new data, recovery or not.
         self.in_recovery = fb.in_recovery;
-        if !fb.growth_withheld {
+        if !fb.growth_withheld && self.w.is_cwnd_limited(fb.cwnd_use) {
             self.w.reno_increase(fb.acked_bytes, self.mss);
         }
     }

@@ -270,7 +270,7 @@ impl VegasCore {
         self.rtt.on_sample(fb.rtt_sample);
         match self.shell.phase(fb) {
             Phase::Recovery => return Step::Hold,
-            Phase::Loss => return Step::Reno,
+            Phase::Loss => return Self::reno(fb, &self.shell.w),
             Phase::Open { reopened: true } => {
                 self.rtt.restart();
                 restart_round(&mut self.round, fb);
@@ -285,11 +285,22 @@ impl VegasCore {
                 Some(r) => Step::Evaluate(r),
                 None => {
                     self.decision = "reno";
-                    Step::Reno
+                    Self::reno(fb, &self.shell.w)
                 }
             }
         } else if self.shell.w.in_slow_start() {
             Step::SlowStart
+        } else {
+            Step::Hold
+        }
+    }
+
+    /// `tcp_reno_cong_avoid`, which Vegas calls when it is off or short of samples: it grows
+    /// only a window the flow fills (`tcp_is_cwnd_limited`). Vegas's own slow start and its
+    /// once-per-round decisions have no such test in Linux.
+    fn reno(fb: &Feedback, w: &RenoWindow) -> Step {
+        if w.is_cwnd_limited(fb.cwnd_use) {
+            Step::Reno
         } else {
             Step::Hold
         }

@@ -64,8 +64,8 @@ impl AimdLaw for VenoLaw {
 
     fn observe(&mut self, w: &mut RenoWindow, fb: &Feedback, ctx: &mut Ctx) {
         self.rtt.on_sample(fb.rtt_sample);
-        if fb.in_recovery || fb.acked_bytes == 0 || fb.growth_withheld {
-            return; // tcp_veno_cong_avoid runs only on ACKs that may raise the window
+        if fb.in_recovery || fb.acked_bytes == 0 || fb.growth_withheld || !w.is_cwnd_limited(fb.cwnd_use) {
+            return; // tcp_veno_cong_avoid runs only on ACKs that may raise a window the flow fills
         }
         // The RTT of this ACK (Linux wipes minrtt after every call, but keeps cntrtt).
         let latest = self.rtt.min_rtt.take();

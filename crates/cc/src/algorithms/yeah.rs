@@ -147,8 +147,8 @@ impl CongestionControl for Yeah {
             }
             Phase::Open { reopened: false } | Phase::Loss => {}
         }
-        if fb.growth_withheld {
-            return; // a SACK-only ACK (tcp_may_raise_cwnd)
+        if fb.growth_withheld || !self.shell.w.is_cwnd_limited(fb.cwnd_use) {
+            return; // a SACK-only ACK (tcp_may_raise_cwnd), or an unfilled window (tcp_yeah_cong_avoid)
         }
         let mss = self.shell.mss;
         let w = &mut self.shell.w;

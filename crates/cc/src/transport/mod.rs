@@ -10,6 +10,7 @@
 
 pub mod app_source;
 pub mod chirp;
+pub mod cwnd_usage;
 pub mod defence;
 pub mod misbehave;
 pub mod pacer;

@@ -11,7 +11,10 @@
 //!   segments (`tcp_check_sack_reordering`, at most `tcp_max_reordering` = 300).
 //! - **Window growth** only on ACKs that advance the cumulative ACK while the reordering
 //!   degree is at most 3 (Linux `tcp_may_raise_cwnd`, RFC 5681 §3.1): a SACK-only ACK
-//!   delivers data but sets [`Feedback::growth_withheld`].
+//!   delivers data but sets [`Feedback::growth_withheld`]. Each feedback also says whether the
+//!   window was filled over the current window of data ([`Feedback::cwnd_use`], Linux
+//!   `tcp_cwnd_validate`, [`super::cwnd_usage`]): a controller grows only a window the flow
+//!   uses, not one the receiver's window or the application holds back (`tcp_is_cwnd_limited`).
 //! - **Without SACK**: duplicate ACKs are counted as segments that left the network (Linux's
 //!   "Reno SACK" emulation); the third one retransmits the head. NewReno (RFC 6582) retransmits
 //!   the next hole on each partial ACK; Reno (RFC 5681) leaves recovery at the first new ACK.
@@ -46,6 +49,7 @@
 
 use super::app_source::AppSource;
 use super::chirp::{Outcome, PacedChirping, Phase, Startup};
+use super::cwnd_usage::CwndUsage;
 use super::pacer::Pacer;
 use super::prr::{Prr, ReductionBound};
 use super::rack::Rack;
@@ -103,6 +107,12 @@ pub struct SenderConfig {
     pub defences: Defences,
     /// How the flow starts: the controller's own start-up, or paced chirping.
     pub startup: Startup,
+    /// Tell the controller whether the window was filled ([`CwndUse`], Linux
+    /// `tcp_cwnd_validate`), so that it grows only a window the flow uses, as every Linux
+    /// `cong_avoid` does (`tcp_is_cwnd_limited`). On by default. Off: every ACK may grow the
+    /// window whatever limits the flow (the receiver's window, a slow application), as in
+    /// ns-2's agents and RFC 5681's text.
+    pub cwnd_limited_growth: bool,
 }
 
 impl Default for SenderConfig {
@@ -126,6 +136,7 @@ impl Default for SenderConfig {
             app_rate: None,
             defences: Defences::default(),
             startup: Startup::Controller,
+            cwnd_limited_growth: true,
         }
     }
 }
@@ -344,6 +355,8 @@ pub struct SenderCore {
     nonce_sum_una: u32,
     /// Paced chirping, until it hands over to the controller.
     chirp: Option<PacedChirping>,
+    /// Whether the window was filled over the current window of data.
+    cwnd_usage: CwndUsage,
 }
 
 impl SenderCore {
@@ -372,6 +385,7 @@ impl SenderCore {
         };
         SenderCore {
             chirp,
+            cwnd_usage: CwndUsage::default(),
             una_offset: 0,
             nonce_key,
             nonce_sum_una: 0,
@@ -597,6 +611,21 @@ impl SenderCore {
             }
             _ => self.window_segments(c),
         }
+    }
+
+    /// The packets in flight have reached the congestion window (Linux `tcp_packets_in_flight
+    /// ≥ snd_cwnd`, where PRR writes its window into `snd_cwnd` during a recovery it governs).
+    /// The receiver's window does not count: a flow it holds back is not cwnd-limited. Without
+    /// a window (a rate-based controller), or with the check off, it is always filled.
+    fn cwnd_filled(&self, c: &Control) -> bool {
+        if !self.cfg.cwnd_limited_growth {
+            return true;
+        }
+        let cwnd = match self.prr {
+            Some(_) if self.state == RecoveryState::Recovery => Some(self.prr_window),
+            _ => c.cwnd.map(|w| (w / self.cfg.mss).max(1)),
+        };
+        cwnd.is_none_or(|w| self.in_flight() >= w)
     }
 
     /// Whether PRR governs a fast recovery: SACK on, PRR on, and a window-based controller
@@ -837,6 +866,10 @@ impl SenderCore {
             self.arm_probe(now);
         }
         self.last_send = Some(now);
+        // tcp_write_xmit's `is_cwnd_limited |= tcp_packets_in_flight >= snd_cwnd`, then
+        // tcp_cwnd_validate.
+        let filled = self.cwnd_filled(c);
+        self.cwnd_usage.on_transmit(filled, self.snd_una, self.snd_nxt, self.packets_out());
         // Application-limited (tcp_rate_check_app_limited): everything written is sent, the
         // window is not full, and every lost segment has been retransmitted.
         if self.snd_nxt >= self.segments_written()
@@ -913,6 +946,7 @@ impl SenderCore {
             if fb.lost_packets > 0 {
                 fb.in_recovery = self.in_recovery();
                 fb.delivered = self.rate.delivered;
+                fb.cwnd_use = self.cwnd_usage.cwnd_use(self.cfg.mss);
                 self.startup_on_feedback(now, &fb);
                 let (cc, mut ctx) = self.ctx(now);
                 cc.on_feedback(&fb, &mut ctx);
@@ -1042,6 +1076,7 @@ impl SenderCore {
         self.startup_on_feedback(now, &fb);
         let delivered_packets = fb.acked_packets;
         fb.growth_withheld = !advanced && !partial && fb.acked_packets > 0 && self.reordering <= self.cfg.dupthresh as u64;
+        fb.cwnd_use = self.cwnd_usage.cwnd_use(self.cfg.mss);
         self.credit_growth(&Acknowledged { segment_bytes: fb.acked_bytes, partial_bytes, already_credited }, partial, &mut fb);
         let (cc, mut ctx) = self.ctx(now);
         cc.on_feedback(&fb, &mut ctx);
@@ -1957,6 +1992,31 @@ mod tests {
             assert_eq!(cwnd_segments(&s), want, "{d:?}");
             assert_eq!(s.stats().partial_acks, 10 * (m - 1));
             assert_eq!(s.stats().bytes_delivered, 10 * MSS);
+        }
+    }
+
+    /// A Reno flow held to 20 segments by the receiver's window (Linux `tcp_is_cwnd_limited`):
+    /// in slow start its window grows only while it is below twice the most outstanding, so it
+    /// stops at 2 × 20 = 40 segments whatever the number of round trips; with the check off,
+    /// every ACK adds a segment: the first flight's 10 ACKs and 19 round trips of 20 take it
+    /// from 10 to 10 + 10 + 19·20 = 400.
+    #[test]
+    fn a_window_the_receiver_holds_back_grows_only_to_twice_what_is_outstanding() {
+        for (check, want) in [(true, 40), (false, 10 + 10 + 19 * 20)] {
+            let cfg = SenderConfig { rwnd: 20 * MSS, cwnd_limited_growth: check, ..SenderConfig::default() };
+            let mut s = SenderCore::new(cfg, &CcConfig::from_name("reno").unwrap(), component_rng(1, 1));
+            s.on_handshake(ms(100));
+            let mut sent = send_all(&mut s, Time::ZERO).len() as u64;
+            for round in 1..=20u64 {
+                let (now, una) = (ms(100 * round), s.snd_una());
+                for seq in una..una + sent {
+                    s.on_ack(now, &ack(seq + 1, None, ms(100 * (round - 1))));
+                }
+                sent = send_all(&mut s, now).len() as u64;
+                assert_eq!(sent, 20, "round {round}: the receiver's window is the limit");
+                s.check_invariants().unwrap();
+            }
+            assert_eq!(cwnd_segments(&s), want, "check {check}");
         }
     }
 

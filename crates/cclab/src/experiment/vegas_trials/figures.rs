@@ -50,7 +50,7 @@ pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], 
     .write(dir)
 }
 
-/// cwnd (segments, log scale: a window limited by the receiver keeps growing in our sender),
+/// cwnd (segments, log scale: from two segments to twice a receive window that holds Reno),
 /// the segments in flight and the latest RTT sample (ms) over the first `until` seconds of
 /// one run per algorithm.
 pub fn windows(dir: &Path, name: &str, title: &str, runs: &[(&str, &RunResult)], until: f64) -> Result<PlotFiles, UserError> {
