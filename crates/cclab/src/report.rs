@@ -32,7 +32,7 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
-    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
+    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
 }
 
 /// The claims that share one verdict and one explanation, listed once.
@@ -125,22 +125,25 @@ impl Section {
 
     /// The verdict table: each claim of the seed, ours, the test and the verdict (rows
     /// coloured by verdict), the tally, then why each claim that does not hold differs, what
-    /// was fitted and what cannot be compared. `reference` heads the column of the figures
+    /// was fitted and what cannot be compared, and the notes some claims that hold carry (how
+    /// far the test reaches, a caveat, a cause). `reference` heads the column of the figures
     /// ours are judged against: "seed", or "kernel" for the simulator against the testbed.
     pub fn claims(&mut self, reference: &str, claims: &[Claim]) -> &mut Self {
         let (holds, judged) = tally(claims);
         let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
-        let mut explained: Vec<Explained> = Vec::new();
-        for c in claims.iter().filter(|c| c.verdict != Verdict::Holds) {
-            match explained.iter_mut().find(|e| e.verdict == c.verdict && e.why == c.why) {
+        let (mut explained, mut notes): (Vec<Explained>, Vec<Explained>) = (Vec::new(), Vec::new());
+        for c in claims.iter().filter(|c| c.verdict != Verdict::Holds || !c.why.is_empty()) {
+            let list = if c.verdict == Verdict::Holds { &mut notes } else { &mut explained };
+            match list.iter_mut().find(|e| e.verdict == c.verdict && e.why == c.why) {
                 Some(e) => e.claims.push(c.claim.clone()),
-                None => explained.push(Explained { claims: vec![c.claim.clone()], verdict: c.verdict, why: c.why.clone() }),
+                None => list.push(Explained { claims: vec![c.claim.clone()], verdict: c.verdict, why: c.why.clone() }),
             }
         }
         self.blocks.push(Block::Claims {
             reference: reference.to_string(),
             claims: claims.to_vec(),
             explained,
+            notes,
             holds,
             judged,
             fitted: count(Verdict::Fitted),
@@ -217,6 +220,7 @@ mod tests {
             Claim::fitted("speed-up", "3".into(), "3".into(), "the share was fitted to it"),
             Claim::not_comparable("packets", "800k".into(), "199k".into(), "the seed counted both directions"),
             Claim::value("unexplained", 2.0, 1.0, "", 0.1, "m"),
+            Claim::value("noted", 1.0, 1.0, "", 0.1, "m").because("it holds as two errors cancel"),
         ]
     }
 
@@ -282,13 +286,15 @@ mod tests {
         r.section("Verdicts").claims("seed", &claims());
         let html = ok(r.to_html());
         let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr class=")).collect();
-        assert_eq!(rows.len(), 5, "{html}");
-        for (row, class) in rows.iter().zip(["holds", "does-not-hold", "fitted", "not-comparable", "does-not-hold"]) {
+        assert_eq!(rows.len(), 6, "{html}");
+        for (row, class) in rows.iter().zip(["holds", "does-not-hold", "fitted", "not-comparable", "does-not-hold", "holds"]) {
             assert!(row.starts_with(&format!("<tr class=\"{class}\">")), "{row}");
         }
         assert!(rows[0].contains("+5.0 %") && rows[0].contains("±10 %") && rows[0].contains(">holds</td>"), "{}", rows[0]);
         assert!(rows[1].contains(">does not hold</td>"), "{}", rows[1]);
-        assert!(html.contains("1 of 3 claims hold</strong>; 1 fitted"), "{html}");
+        assert!(html.contains("2 of 4 claims hold</strong>; 1 fitted"), "{html}");
+        // A claim that holds shows its note apart from the explanations.
+        assert!(html.contains("<h3>Notes on claims that hold</h3>\n<dl class=\"why\">\n<dt>noted</dt>\n<dd>it holds as two errors cancel</dd>"), "{html}");
         assert!(html.contains("<dd>our queue is &lt;shorter&gt;</dd>"), "{html}");
         assert!(html.contains("<dt>unexplained: does not hold</dt>\n<dd>We have not found the cause yet.</dd>"), "{html}");
         let mut twice = claims();

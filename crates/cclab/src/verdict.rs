@@ -22,8 +22,13 @@
 //!   runs, by the two-sided F-test of equal variances at [`ALPHA`] ([`crate::stats::f_test_p`]).
 //! - [`Claim::significance`]: a statement that two sets of runs differ, or do not, by Welch's
 //!   test at [`ALPHA`]; with the seed's own runs it checks the seed's reading of its data.
+//! - [`Claim::equivalent`]: a claim of sameness, by equivalence (two one-sided Welch tests):
+//!   the 90 % interval of ours minus the reference inside a stated margin. Welch's test not
+//!   finding a difference is not sameness shown.
 //! - [`Claim::one_run`]: a seed's single figure (no spread given) inside our runs' 95 %
-//!   prediction interval for one more run, widened by the seed's rounding.
+//!   prediction interval for one more run, widened by the seed's rounding;
+//!   [`Claim::one_run_positive`] takes that interval on a log scale for times and ratios, and
+//!   calls a claim not comparable where the interval spans more than a factor of ten.
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
 //!   holds on every seed, so the spread over seeds decides, not a mean.
 //! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
@@ -105,7 +110,9 @@ impl Claim {
     }
 
     /// Ours within `tolerance` (relative, e.g. 0.1 for ±10 %) of the seed's figure; `basis`
-    /// says where the tolerance comes from. A seed's 0 is met only by exactly 0.
+    /// says where the tolerance comes from. A seed's 0 is met only by exactly 0. A check with
+    /// no tolerance whose basis names the standard that sets the figure (`"exact: RFC 6298
+    /// …"`) is a conformance check, and a claim that holds by it says so in its note.
     pub fn value(claim: &str, ours: f64, seed: f64, unit: &str, tolerance: f64, basis: &str) -> Claim {
         let (holds, test) = if seed == 0.0 {
             (ours == 0.0, "exactly 0, as the seed's".to_string())
@@ -113,7 +120,13 @@ impl Claim {
             (((ours - seed) / seed).abs() <= tolerance, format!("within ±{} % ({basis}); ours is {:+.1} %", num(tolerance * 100.0), (ours - seed) / seed * 100.0))
         };
         let verdict = if holds && ours.is_finite() { Verdict::Holds } else { Verdict::DoesNotHold };
-        Claim::new(claim, with_unit(seed, unit), with_unit(ours, unit), test, verdict)
+        let c = Claim::new(claim, with_unit(seed, unit), with_unit(ours, unit), test, verdict);
+        match basis.strip_prefix("exact: ") {
+            Some(source) if tolerance == 0.0 && c.holds() => c.because(&format!(
+                "a conformance check, not a measure of behaviour: the seed's figure follows from a rule our code implements ({source}); it could fail only by a slip in our code"
+            )),
+            _ => c,
+        }
     }
 
     /// Our runs against the seed's runs, known by their mean and standard deviation, by
@@ -135,6 +148,31 @@ impl Claim {
                 Claim::new(claim, seed_text, ours_text, test, verdict)
             }
         }
+    }
+
+    /// "Ours is the same as the reference", by equivalence, not by a test that failed to find a
+    /// difference: two one-sided tests at [`ALPHA`] (Schuirmann 1987), which hold when the
+    /// (1 − 2α) = 90 % Welch interval of ours minus the reference lies inside ±`margin`;
+    /// `margin_source` says where the margin comes from. Few or noisy runs give a wide interval
+    /// and the claim does not hold: no difference found is not sameness shown.
+    pub fn equivalent(claim: &str, ours: &[f64], reference: Summary, margin: f64, margin_source: &str, unit: &str) -> Claim {
+        let Some(o) = Summary::of(ours) else {
+            return Claim::not_comparable(claim, spread(&reference, unit), "no runs".into(), "we have no runs of this");
+        };
+        let (seed_text, ours_text) = (spread(&reference, unit), spread(&o, unit));
+        let Some((lo, hi)) = welch_interval(&o, &reference, 2.0 * ALPHA) else {
+            return Claim::not_comparable(claim, seed_text, ours_text, "an equivalence test needs two runs or more on each side");
+        };
+        let inside = -margin < lo && hi < margin;
+        let test = format!(
+            "equivalence (two one-sided Welch tests, α = {ALPHA}): ours minus the reference lies in {} to {} (90 %), {} ±{} ({margin_source})",
+            num(lo),
+            with_unit(hi, unit),
+            if inside { "inside" } else { "not inside" },
+            with_unit(margin, unit)
+        );
+        let verdict = if inside { Verdict::Holds } else { Verdict::DoesNotHold };
+        Claim::new(claim, seed_text, ours_text, test, verdict)
     }
 
     /// Our runs' standard deviation against the seed's (`seed.sd` over `seed.n` runs), by the
@@ -198,6 +236,41 @@ impl Claim {
             num(lo),
             num(hi)
         );
+        Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict)
+    }
+
+    /// [`Claim::one_run`] for a positive figure whose runs spread by factors, not by amounts (a
+    /// scan's time, a speed-up, a ratio of counts): the prediction interval is taken on the
+    /// logarithms, `exp(m ± t·s·√(1 + 1/n))` with `m` and `s` the mean and standard deviation
+    /// of `ln x` (a log-normal model), so that it never reaches zero or below, then widened by
+    /// `precision`. An interval spanning more than a factor of ten (an order of magnitude) is
+    /// too wide to test one run against: the claim is then not comparable, not "holds".
+    pub fn one_run_positive(claim: &str, ours: &[f64], seed: f64, precision: f64, unit: &str) -> Claim {
+        let Some(o) = Summary::of(ours) else {
+            return Claim::not_comparable(claim, with_unit(seed, unit), "no runs".into(), "we have no runs of this");
+        };
+        if ours.iter().any(|&x| x <= 0.0 || !x.is_finite()) {
+            return Claim::one_run(claim, ours, seed, precision, unit);
+        }
+        let logs: Vec<f64> = ours.iter().map(|x| x.ln()).collect();
+        let Some(half) = Summary::of(&logs).and_then(|l| prediction_half_width(&l, ALPHA).map(|h| (l.mean, h))) else {
+            return Claim::not_comparable(claim, with_unit(seed, unit), spread(&o, unit), "a prediction interval needs two runs or more");
+        };
+        let (m, h) = half;
+        let (lo, hi) = ((m - h).exp() - precision, (m + h).exp() + precision);
+        let test = format!(
+            "the seed's one run inside our 95 % prediction interval on a log scale ± the seed's rounding ({}): {} to {} (× {} from end to end)",
+            num(precision),
+            num(lo),
+            num(hi),
+            num(hi / lo)
+        );
+        if hi > 10.0 * lo {
+            let mut c = Claim::not_comparable(claim, with_unit(seed, unit), spread(&o, unit), "our runs' 95 % prediction interval spans more than a factor of ten, too wide to test one run against");
+            c.test = test;
+            return c;
+        }
+        let verdict = if (lo..=hi).contains(&seed) { Verdict::Holds } else { Verdict::DoesNotHold };
         Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict)
     }
 
@@ -519,6 +592,37 @@ mod tests {
         assert!(c.test.contains("p = 0.021"), "{}", c.test);
         assert_eq!(Claim::significance("x", "alike", ("a", &a), ("b", &b), false, "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::significance("x", "alike", ("a", &a), ("b", &[1.5, 2.5, 2.0]), false, "").verdict, Verdict::Holds);
+    }
+
+    /// On a log scale: runs 1, 2, 4 (logarithms 0, ln 2, 2 ln 2; mean ln 2, sd ln 2) give
+    /// exp(ln 2 ± t(0.975, 2)·ln 2·√(4/3)) = 2·2^(±4.303·1.1547) = 2^(1 ± 4.968): 0.0639 to 62.6,
+    /// far wider than a factor of ten, so not comparable; runs 9, 10, 11 give a narrow interval
+    /// that holds 10 and not 20, and never reaches below zero where the linear one would.
+    #[test]
+    fn positive_figures_are_tested_on_a_log_scale_and_a_too_wide_interval_says_so() {
+        let c = Claim::one_run_positive("x", &[1.0, 2.0, 4.0], 3.0, 0.0, "s");
+        assert_eq!(c.verdict, Verdict::NotComparable, "{}", c.test);
+        assert!(c.test.contains("0.06389 to 62.61"), "{}", c.test);
+        let narrow = [9.0, 10.0, 11.0];
+        assert_eq!(Claim::one_run_positive("x", &narrow, 10.0, 0.0, "s").verdict, Verdict::Holds);
+        assert_eq!(Claim::one_run_positive("x", &narrow, 20.0, 0.0, "s").verdict, Verdict::DoesNotHold);
+        let linear = Claim::one_run("x", &[1.0, 2.0, 4.0], 3.0, 0.0, "s");
+        assert!(linear.test.contains(": -"), "the linear interval reaches below zero: {}", linear.test);
+    }
+
+    /// Equivalence by two one-sided tests: 1, 2, 3 against a reference of mean 2, sd 1 over 3
+    /// runs. The difference is 0 with se² = 1/3 + 1/3 and 4 degrees of freedom, so the 90 %
+    /// interval is ±t(0.95, 4)·√(2/3) = ±2.132·0.8165 = ±1.741: inside a margin of 2, not inside
+    /// one of 1.5, where Welch's test finds no difference (p = 1) yet sameness is not shown.
+    #[test]
+    fn sameness_needs_the_ninety_percent_interval_inside_the_margin() {
+        let (ours, reference) = ([1.0, 2.0, 3.0], Summary::given(2.0, 1.0, 3));
+        let c = Claim::equivalent("x", &ours, reference, 2.0, "m", "");
+        assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
+        assert!(c.test.contains("-1.741 to 1.741"), "{}", c.test);
+        assert_eq!(Claim::equivalent("x", &ours, reference, 1.5, "m", "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::distribution("x", &ours, reference, "").verdict, Verdict::Holds);
+        assert_eq!(Claim::equivalent("x", &[2.0], reference, 2.0, "m", "").verdict, Verdict::NotComparable);
     }
 
     /// Five runs on each side: F(4, 4) has the closed form P(F' ≤ f) = 3x² − 2x³ with

@@ -369,7 +369,26 @@ fn claims(at: &[AtP], out: &mut Output) {
             let at_p = Claim::band(&format!("the Mathis law holds at p = {} % (nominal drop rate)", p * 100.0), &goodput, (lo / 1e6, hi / 1e6), "Mbit/s", basis);
             let signals = mean(&a.signals());
             let over = mean(&a.over_law_at_signals());
-            let at_p = if at_p.holds() {
+            let at_signals = Claim::band(
+                &format!("the Mathis law holds at p = {} % (measured signal rate {:.3} %): ours / the law (C = √(3/2))", p * 100.0, signals * 100.0),
+                &a.over_law_at_signals(),
+                ratio_band,
+                "",
+                basis,
+            );
+            let at_p = if at_p.holds() && !at_signals.holds() {
+                at_p.because(&format!(
+                    "it holds as two departures from the law cancel, not as the law describes ours: SACK repairs several drops of \
+                     one window in one recovery, so there were {} congestion signals per segment against p = {}, which alone \
+                     raises the law's rate by √(p/signals) = {:.2}; and fast recovery holds the window, which the law leaves \
+                     out (at the signal rate ours is {:.2} of the law). The row at the measured signal rate, the law's own p, \
+                     does not hold",
+                    crate::table::num(signals),
+                    crate::table::num(p),
+                    (p / signals).sqrt(),
+                    over
+                ))
+            } else if at_p.holds() {
                 at_p
             } else {
                 at_p.because(&format!(
@@ -381,13 +400,6 @@ fn claims(at: &[AtP], out: &mut Output) {
                 ))
             };
             out.claims.push(at_p);
-            let at_signals = Claim::band(
-                &format!("the Mathis law holds at p = {} % (measured signal rate {:.3} %): ours / the law (C = √(3/2))", p * 100.0, signals * 100.0),
-                &a.over_law_at_signals(),
-                ratio_band,
-                "",
-                basis,
-            );
             let growing = mean(&a.runs.iter().map(|r| r.growing).collect::<Vec<_>>());
             let at_signals = if at_signals.holds() { at_signals } else { at_signals.because(&recovery_cause(signals, over, growing)) };
             out.claims.push(at_signals);

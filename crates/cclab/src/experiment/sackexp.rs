@@ -42,6 +42,7 @@ use super::{run_one, Claim, Options, Output, Table};
 use crate::verdict::Bound;
 use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
+use crate::table::num;
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
 use sim::{FlowConfig, FlowSummary, LinkConfig, LossSpec, QueueLimit, RunResult, SimConfig};
@@ -60,6 +61,11 @@ but only at 60 ms does the Mathis law let TCP SACK keep 65 %, so they are judged
 const ALONE: [(&str, &str, bool); 3] = [("SACKEXP", "none", true), ("TCP SACK", "newreno", true), ("SACKEXP without SACK", "none", false)];
 
 const LOSSES: [f64; 5] = [0.0, 0.001, 0.01, 0.1, 0.2];
+/// The seed's goodput at p = 0.1 % as a fraction of the lossless one: SACKEXP (`ALONE[0]`)
+/// 91 %, TCP SACK (`ALONE[1]`) 65 %.
+const SEED_FRACTIONS: [(usize, f64); 2] = [(0, 0.91), (1, 0.65)];
+/// The seed's SACKEXP / TCP SACK goodput at p = 20 %: "x7".
+const SEED_RATIO_20: f64 = 7.0;
 
 fn flow(cc: &str, sack: bool, rtt_ms: u64) -> FlowConfig {
     let mut f = FlowConfig::new(CcConfig::from_name(cc).expect("known"), Time::from_millis(rtt_ms));
@@ -247,16 +253,16 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             Some(why) => Claim::not_comparable(&c.claim, c.seed, c.ours, why),
             None => c,
         };
-        for (k, seed) in [(0, 0.91), (1, 0.65)] {
+        for (k, seed) in SEED_FRACTIONS {
             let ours = rel(rtt, 0.001, k);
             let claim = Claim::one_run(&format!("{} goodput at p = 0.1 % / lossless ({at})", ALONE[k].0), &ours, seed, 0.005, "");
             versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}", ALONE[k].0), seed: Some((seed, None)), ours: spread(&ours) });
             out.claims.push(judged(claim));
         }
         let x20 = ratios(&alone[&(rtt, key(0.2), 0)].goodput, &alone[&(rtt, key(0.2), 1)].goodput);
-        out.claims.push(judged(Claim::one_run(&format!("SACKEXP / TCP SACK goodput at p = 20 % ({at})"), &x20, 7.0, 0.5, "x")));
+        out.claims.push(judged(Claim::one_run(&format!("SACKEXP / TCP SACK goodput at p = 20 % ({at})"), &x20, SEED_RATIO_20, 0.5, "x")));
         // The ratios (above 1) go first, the fractions below them, clear of the legend at the lower right.
-        ratio_rows.push(VersusRow { label: format!("SACKEXP / TCP SACK, p = 20 %, {at}"), seed: Some((7.0, Some((6.5, 7.5)))), ours: spread(&x20) });
+        ratio_rows.push(VersusRow { label: format!("SACKEXP / TCP SACK, p = 20 %, {at}"), seed: Some((SEED_RATIO_20, Some((SEED_RATIO_20 - 0.5, SEED_RATIO_20 + 0.5)))), ours: spread(&x20) });
         let eff = |p: f64, k: usize| Summary::of(&alone[&(rtt, key(p), k)].efficiency).map_or("no runs".into(), |s| crate::verdict::spread(&s, ""));
         for k in 0..2 {
             out.claims.push(Claim::not_comparable(
@@ -267,7 +273,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     "the seed's throughput counts the packets of a tcpdump trace and its goodput removes ACKs among others; ours is \
                      data bytes delivered once over data bytes sent, which random loss of 0.1 % lowers by about 0.1 %; at p = 10 % \
                      ours is {} for both, so the seed's 91 % may belong to its p = 0.1 (10 %) runs",
-                    crate::table::num(mean(&alone[&(rtt, key(0.1), k)].efficiency))
+                    num(mean(&alone[&(rtt, key(0.1), k)].efficiency))
                 ),
             ));
         }
@@ -308,9 +314,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     let why = format!(
                         "{} {} against {} {} on average: {} seeds tie or reverse it, where the runs hold few of the events that tell the two apart",
                         a.0,
-                        crate::table::num(mean(a.1)),
+                        num(mean(a.1)),
                         b.0,
-                        crate::table::num(mean(b.1)),
+                        num(mean(b.1)),
                         a.1.iter().zip(b.1).filter(|(x, y)| x <= y).count()
                     );
                     c.because(&why)
@@ -364,9 +370,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 )
                 .because(&format!(
                     "awnd = {awnd} segments, the receiver window (one BDP); TCP SACK, held by its congestion window at the same loss, keeps a median of {} unacknowledged (seeds' medians from {} to {})",
-                    crate::table::num(mean(tcp)),
-                    crate::table::num(tcp.iter().copied().fold(f64::INFINITY, f64::min)),
-                    crate::table::num(tcp.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                    num(mean(tcp)),
+                    num(tcp.iter().copied().fold(f64::INFINITY, f64::min)),
+                    num(tcp.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
                 )),
             );
         }
@@ -402,7 +408,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         &["algorithm", "goodput / lossless, p on the bottleneck only", "p on every link, both ways", "seed"],
     );
     let mut probed = Vec::new();
-    for (k, seed_figure) in [(0, 0.91), (1, 0.65)] {
+    for (k, seed_figure) in SEED_FRACTIONS {
         let (name, cc, sack) = ALONE[k];
         let lossless = &alone[&(60, 0, k)].goodput;
         let mut fractions = Vec::new();
@@ -615,7 +621,10 @@ pub fn stall_fraction(p: f64, rtt_s: f64, rate_bps: f64, packet_bytes: f64) -> f
 }
 
 /// The seed's figures: goodput (solid, markers) and throughput (dashed) against p, both on log
-/// axes, one series per algorithm, with our min–max over seeds as bars on the goodput.
+/// axes, one series per algorithm, with our min–max over seeds as bars on the goodput. The
+/// seed's own figures are relative, so they are placed on ours as hollow markers: at p = 0.1 %
+/// its fractions of each algorithm's lossless goodput (ours), at p = 20 % TCP SACK at our
+/// SACKEXP's goodput over the seed's ratio.
 fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64) -> Figure {
     let mut series = Vec::new();
     let mut values = Vec::new();
@@ -630,14 +639,23 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
         series.push(Series::new(None, color(k), Style::Line { width: 2 }, goodput));
         series.push(Series::new(Some(format!("{name}, throughput")), color(k), Style::Dashed, throughput));
     }
+    let goodput = |p: f64, k: usize| mean(&alone[&(rtt, key(p), k)].goodput);
+    for (k, fraction) in SEED_FRACTIONS {
+        let mut at = vec![(0.1, fraction * goodput(0.0, k))];
+        if k == 1 {
+            at.push((20.0, goodput(0.2, 0) / SEED_RATIO_20));
+        }
+        let what = if k == 1 { format!("{} % of our lossless; p = 20 %: our SACKEXP's / {}", num(fraction * 100.0), num(SEED_RATIO_20)) } else { format!("{} % of our lossless", num(fraction * 100.0)) };
+        let marker = [Marker::Circle, Marker::Square][k];
+        series.push(Series::new(Some(format!("the seed's {}, placed on ours (p = 0.1 %: {what})", ALONE[k].0)), color(k), Style::Points { marker, hollow: true }, at));
+    }
     let lo = values.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
     let lo = if lo.is_finite() { 10f64.powf(lo.log10().floor()) } else { 0.01 };
     Figure {
         name: format!("goodput-vs-loss-rtt-{rtt}ms"),
         title: format!("Goodput and throughput against random loss, RTT {rtt} ms (mean and min–max over {seeds} runs)"),
         size: WIDE,
-        panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("Mbit/s", lo, 100.0), series)
-            .legend_at(plotters::chart::SeriesLabelPosition::LowerLeft)],
+        panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("Mbit/s", lo, 100.0), series).legend_outside()],
     }
 }
 

@@ -99,7 +99,7 @@ pub fn seed_claims() -> Vec<Claim> {
             match probe(name) {
                 Ok(p) => match p.acts_from() {
                     Some(k) => {
-                        let c = Claim::value(&claim, k as f64, 2.0, "samples", 0.0, "exact: a count");
+                        let c = Claim::value(&claim, k as f64, 2.0, "samples", 0.0, "a count, to be met exactly");
                         if c.holds() {
                             c
                         } else {

@@ -28,7 +28,9 @@
 //!
 //! A seed figure is one run of a real scan; ours vary from seed to seed (a few answering
 //! routers more or fewer change a scan by tens of per cent). A seed figure therefore holds when
-//! it lies in our 95 % prediction interval for one run ([`Claim::one_run`]), and the seed's
+//! it lies in our 95 % prediction interval for one run, taken on a log scale since times,
+//! speed-ups and packet ratios are positive and vary by factors ([`Claim::one_run_positive`]:
+//! an interval wider than a factor of ten is too wide to judge by), and the seed's
 //! directions hold when they hold on every check seed ([`Claim::direction`]).
 //!
 //! The seed's shapes, unscaled congestion avoidance "more like the square root function" and
@@ -351,8 +353,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         baseline.push((mean(&u), mean(&sw), mean(&medians)));
 
         let h = w.hosts;
-        out.claims.push(Claim::one_run(&format!("{h} addresses ({}): unscaled scan time", w.command), &u, w.seed_unscaled, 0.0005, "s"));
-        out.claims.push(Claim::one_run(&format!("{h} addresses: scaled scan time (ours: scaled-wiki)"), &sw, w.seed_scaled, 0.0005, "s"));
+        out.claims.push(Claim::one_run_positive(&format!("{h} addresses ({}): unscaled scan time", w.command), &u, w.seed_unscaled, 0.0005, "s"));
+        out.claims.push(Claim::one_run_positive(&format!("{h} addresses: scaled scan time (ours: scaled-wiki)"), &sw, w.seed_scaled, 0.0005, "s"));
         let direction = Claim::direction(
             &format!("{h} addresses: scaled faster than unscaled"),
             &format!("unscaled {:.1} s > scaled {:.1} s", w.seed_unscaled, w.seed_scaled),
@@ -364,7 +366,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.claims.push(Claim::fitted(&format!("{h} addresses: speed-up unscaled / scaled (fitted)"), format!("{seed_speedup:.2}"), crate::verdict::spread(&sp, ""), &fitted_why));
             Claim::fitted(&format!("{} (fitted)", direction.claim), direction.seed, direction.ours, &fitted_why)
         } else {
-            out.claims.push(Claim::one_run(&format!("{h} addresses: speed-up unscaled / scaled"), &speedups, seed_speedup, 0.005, ""));
+            out.claims.push(Claim::one_run_positive(&format!("{h} addresses: speed-up unscaled / scaled"), &speedups, seed_speedup, 0.005, ""));
             direction
         };
         out.claims.push(faster.clone());
@@ -452,7 +454,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 let ours: Vec<f64> = stats.iter().map(|s| s[j]).collect();
                 let o = Summary::of(&ours).expect("runs");
                 ratio_table.row(vec![name.to_string(), format!("{:.2}", SEED_RATIO_10000[j]), format!("{:.2}", o.mean), format!("{:.2}-{:.2}", o.min, o.max)]);
-                out.claims.push(Claim::one_run(&format!("10000 addresses: packet_ratio {name} (ours from the scaled runs; the seed says \"from the 10,000-host test above\" without naming the run)"), &ours, SEED_RATIO_10000[j], 0.005, ""));
+                out.claims.push(Claim::one_run_positive(&format!("10000 addresses: packet_ratio {name} (ours from the scaled runs; the seed says \"from the 10,000-host test above\" without naming the run)"), &ours, SEED_RATIO_10000[j], 0.005, ""));
                 ratio_rows.push(versus_row(name.to_string(), SEED_RATIO_10000[j], &ours));
             }
             out.tables.push(ratio_table);

@@ -71,7 +71,7 @@
 mod mimd;
 
 use super::{run_one, Claim, Options, Output, Table};
-use crate::plot::{color, Axis, Figure, Panel, Series, Style, VersusRow, WIDE};
+use crate::plot::{color, Axis, Figure, Panel, PlotFiles, Series, Style, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
 use crate::verdict::{Bound, Verdict};
@@ -219,7 +219,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             let dir = opts.out.join(format!("row-{}/seed-{seed}", k + 1));
             let r = run_one(config(row, secs, seed, &Sender::Paper(SabulLawConfig::default())), &dir)?;
             if seed == 1 {
-                figures.push(rates_over_time(k, row, &r).write(&opts.out.join("plots"))?);
+                figures.push(rates_over_time(k, row, &r, None).write(&opts.out.join("plots"))?);
                 if k == 1 {
                     retransmits_per_interval =
                         r.summary.flows.iter().zip(row.t_ms).map(|(f, t)| f.retransmits as f64 / (secs as f64 * 1e3 / t as f64)).collect();
@@ -256,7 +256,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         rates.push(per_seed);
     }
     out.tables.push(t);
-    out.plots.push(("SABUL's sending rates over time, seed 1 (the seed's figures 1-5)".into(), figures));
+    out.plots.push(("SABUL's sending rates over time, the rate law alone (sabul), seed 1 (the seed's figures 1-5)".into(), figures));
 
     // The same rows under the other two laws, seed 1: which of them gives which ordering.
     let mut laws = Table::new(
@@ -288,8 +288,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.push(laws);
 
     out.claims.extend(ROWS.iter().zip(&rereports).enumerate().flat_map(|(k, (row, r))| err_interval(k, row, r)));
-    let (err_tables, err_claims) = err_count(opts, secs, seeds, &paper_counts)?;
+    let (err_tables, err_claims, code_figures) = err_count(opts, secs, seeds, &paper_counts)?;
     out.tables.extend(err_tables);
+    out.plots.push(("The 2003 code's sending rates over time (sabul-2003), seed 1: the swings the seed's §3 puts down to SABUL's implementation".into(), code_figures));
     out.notes.push(lan_note());
 
     // The verdicts.
@@ -552,8 +553,9 @@ fn row2_cause(retransmits_per_interval: &[f64], others: &[(&str, Vec<f64>)]) -> 
 }
 
 /// The seed's figures 1-5: each flow's sending rate per 200 ms over time, log rate axis for
-/// the LAN rows as in the seed's figures 1 and 2.
-fn rates_over_time(k: usize, row: &Row, r: &RunResult) -> Figure {
+/// the LAN rows as in the seed's figures 1 and 2. `code` names the sender when it is not the
+/// law alone (`sabul-2003`, the 2003 code whose swings the seed's figures show).
+fn rates_over_time(k: usize, row: &Row, r: &RunResult, code: Option<&str>) -> Figure {
     let samples = r.series.as_ref().map(|s| s.flows.as_slice()).unwrap_or_default();
     let series: Vec<Series> = (0..3)
         .map(|i| {
@@ -568,8 +570,14 @@ fn rates_over_time(k: usize, row: &Row, r: &RunResult) -> Figure {
         Axis::fit("sending rate (Mb/s)", 0.0, series.iter().flat_map(|s| s.points.iter().map(|p| p.1)))
     };
     Figure {
-        name: format!("rates-row-{}", k + 1),
-        title: format!("Table 1 row {} (the seed's figure {}): instantaneous sending rate per 200 ms{}", k + 1, k + 1, if k < 2 { ", log scale as the seed's" } else { "" }),
+        name: format!("rates-row-{}{}", k + 1, code.map_or(String::new(), |c| format!("-{c}"))),
+        title: format!(
+            "{}Table 1 row {} (the seed's figure {}): instantaneous sending rate per 200 ms{}",
+            code.map_or(String::new(), |c| format!("{c}, ")),
+            k + 1,
+            k + 1,
+            if k < 2 { ", log scale as the seed's" } else { "" }
+        ),
         size: WIDE,
         panels: vec![Panel::new(Axis::new("time (s)", 0.0, secs), y, series).legend_at(plotters::chart::SeriesLabelPosition::LowerRight)],
     }
@@ -639,7 +647,8 @@ fn rtt_est_ms(rtt_ms: f64) -> f64 {
 /// the packets the link dropped; and, to find what sets the excess, the same with the code's
 /// freeze (a pause of one T after an epoch's first decrease) off. `paper` holds the main
 /// runs' counts (`sabul`, each number counted once), the control.
-fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> Result<(Vec<Table>, Vec<Claim>), UserError> {
+fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> Result<(Vec<Table>, Vec<Claim>, Vec<PlotFiles>), UserError> {
+    let mut figures = Vec::new();
     let mut t = Table::new(
         "the 2003 code's ERR count against the packets really lost: apparent / real error rate (mean, min-max over seeds)",
         &[
@@ -668,12 +677,15 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
         .collect();
     let range = |xs: &[f64]| Summary::of(xs).map_or("-".to_string(), |s| format!("{:.2} ({:.2}-{:.2})", s.mean, s.min, s.max));
     for (k, row) in ROWS.iter().enumerate() {
-        let runs = |freeze: bool, freeze_ms: Option<u64>, name: &str| -> Result<Vec<ErrCount>, UserError> {
+        let runs = |freeze: bool, freeze_ms: Option<u64>, name: &str| -> Result<Vec<RunResult>, UserError> {
             (1..=seeds)
-                .map(|seed| run_one(config(row, secs, seed, &Sender::Code2003 { freeze, freeze_ms }), &opts.out.join(format!("row-{}-{name}/seed-{seed}", k + 1))).map(|r| ErrCount::of(&r)))
+                .map(|seed| run_one(config(row, secs, seed, &Sender::Code2003 { freeze, freeze_ms }), &opts.out.join(format!("row-{}-{name}/seed-{seed}", k + 1))))
                 .collect()
         };
-        let (code, unfrozen) = (runs(true, None, "sabul-2003")?, runs(false, None, "sabul-2003-no-freeze")?);
+        let count = |rs: Vec<RunResult>| rs.iter().map(ErrCount::of).collect::<Vec<_>>();
+        let code_runs = runs(true, None, "sabul-2003")?;
+        figures.push(rates_over_time(k, row, &code_runs[0], Some("sabul-2003")).write(&opts.out.join("plots"))?);
+        let (code, unfrozen) = (count(code_runs), count(runs(false, None, "sabul-2003-no-freeze")?));
         let ratios = |c: &[ErrCount]| c.iter().map(ErrCount::inflation).collect::<Vec<_>>();
         let est: Vec<f64> = row.rtt_ms.iter().map(|&r| rtt_est_ms(r)).collect();
         t.row(vec![
@@ -734,10 +746,10 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
                 "ours falls short of it: few repairs here outlast RTT_est.".into()
             }
         );
-        let short = runs(true, Some(CODE_SYN_MS), "sabul-2003-freeze-10ms")?;
+        let short = count(runs(true, Some(CODE_SYN_MS), "sabul-2003-freeze-10ms")?);
         let lengths: Vec<Vec<ErrCount>> = settings[2..settings.len() - 1]
             .iter()
-            .map(|f| runs(true, f.ms, &format!("sabul-2003-freeze-{}ms", f.ms.unwrap_or(0))))
+            .map(|f| runs(true, f.ms, &format!("sabul-2003-freeze-{}ms", f.ms.unwrap_or(0))).map(count))
             .collect::<Result<_, _>>()?;
         let last = settings.len() - 1;
         for (i, f) in settings.iter_mut().enumerate() {
@@ -793,7 +805,7 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
         ),
     );
     claims.extend(swing_claims);
-    Ok((vec![t, sweep_table], claims))
+    Ok((vec![t, sweep_table], claims, figures))
 }
 
 /// The freeze lengths swept between the code's own SYN interval (10 ms) and one T (200 ms),

@@ -116,6 +116,14 @@ pub(super) fn beyond_one_pair(mut c: Claim, shares: &[f64], above: bool) -> Clai
     c
 }
 
+/// "A share as Reno's own": equivalence ([`Claim::equivalent`]) within the margin by which two
+/// single runs' shares differ in 95 % of runs (t(0.975, 5)·sd·√2 from [`KERNEL_RENO_PAIRS`]),
+/// the same margin [`apart_by_more_than_two_pairs`] asks two algorithms to exceed.
+pub(super) fn as_reno_share(claim: &str, ours: &[f64], reference: Summary) -> Claim {
+    let margin = two_run_difference_half_width(&kernel_pairs(), ALPHA).expect("six runs");
+    Claim::equivalent(claim, ours, reference, margin, "what two Linux Reno pairs' shares differ by in 95 % of runs", "")
+}
+
 /// "`a` above `b`" between two algorithms' shares on the talk's link that holds only if, besides
 /// `c`'s own test, `a` exceeds `b` by more than two single runs' shares differ in 95 % of runs
 /// (t(0.975, 5)·sd·√2 from [`KERNEL_RENO_PAIRS`]) on every seed.

@@ -26,7 +26,7 @@
 
 use super::laws::{Growth, Laws, DEEP_BUFFER_BDPS, EMPTY_QUEUE, EMPTY_QUEUE_LOSS, OVERFLOW_SECS, SMALL_WINDOW};
 use super::measure::{BbrCycle, Row, ALONE_S, BBR_LINK, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
-use super::judge::{apart_by_more_than_two_pairs, at_least, beyond_one_pair, beyond_spread, direction_apart, welch, KERNEL_RENO_PAIRS};
+use super::judge::{apart_by_more_than_two_pairs, as_reno_share, at_least, beyond_one_pair, beyond_spread, direction_apart, welch, KERNEL_RENO_PAIRS};
 use super::qualities::{self, Qualities, LONG_S, SETTLED_S, SHALLOW, SHALLOW_BUFFER_BDP};
 use crate::experiment::Claim;
 use crate::stats::{mean, Summary};
@@ -304,7 +304,7 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
 fn friendliness(r: &Results, claims: &mut Vec<Claim>) {
     let Some(base) = r.col("reno", |x| x.reno_share) else { return };
     claims.push(
-        Claim::distribution("Reno's share against Reno (our baseline) against Linux Reno pairs, 40 Mbit/s, 100 ms, 1 BDP (six Linux kernel runs on our testbed)", &base, Summary::of(&KERNEL_RENO_PAIRS).expect("six runs"), "")
+        as_reno_share("Reno's share against Reno (our baseline) against Linux Reno pairs, 40 Mbit/s, 100 ms, 1 BDP (six Linux kernel runs on our testbed)", &base, Summary::of(&KERNEL_RENO_PAIRS).expect("six runs"))
             .because("not a claim of the talk: the spread any friendliness share must be read against"),
     );
     let reno = ("Reno against Reno", base.as_slice());
@@ -348,11 +348,10 @@ fn friendliness(r: &Results, claims: &mut Vec<Claim>) {
     ));
     let (comp, reno_c, _) = &r.compound_link;
     claims.push(
-        Claim::distribution(
+        as_reno_share(
             &format!("Compound's share against Reno on {} (\"Coexistence with Reno on non-LFN links – good\"): as Reno's own", COMPOUND_LINK.label()),
             comp,
             Summary::of(reno_c).expect("runs"),
-            "",
         )
         .because(COMPOUND_IS_RENO),
     );
@@ -1283,16 +1282,17 @@ fn not_lfn(r: &Results, claims: &mut Vec<Claim>) {
         "",
     ));
     let base = Summary::of(reno).expect("runs");
-    let c = Claim::distribution(&format!("HighSpeed \"(for TCP friendliness)\": its share against Reno on {small} as Reno's own share against Reno there (Reno's own on the testbed: {})", num(mean(&reno_lfn))), hs, base, "");
+    let c = as_reno_share(&format!("HighSpeed \"(for TCP friendliness)\": its share against Reno on {small} as Reno's own share against Reno there (Reno's own on the testbed: {})", num(mean(&reno_lfn))), hs, base);
     let same = hs.iter().zip(reno).all(|(a, b)| (a - b).abs() < 1e-9);
     let why = if same {
         "below 38 segments HighSpeed's a(w) and b(w) are Reno's 1 and 0.5 (RFC 3649's Low_Window), so on the same seeds its runs are Reno's, packet for packet".to_string()
     } else {
         format!(
-            "below 38 segments HighSpeed's a(w) and b(w) are Reno's 1 and 0.5 (RFC 3649's Low_Window), yet its runs are not Reno's (means {} against {}), so its window went above 38 segments at times or another part of it differs from Reno's (not traced); the difference is within what the runs vary, which is all this test can say with {} runs",
+            "below 38 segments HighSpeed's a(w) and b(w) are Reno's 1 and 0.5 (RFC 3649's Low_Window), but Linux's tcp_highspeed.c cuts to w − ⌊w·128/256⌋ = ⌈w/2⌉ where tcp_reno_ssthresh takes ⌊w/2⌋: after a loss at an odd window HighSpeed keeps one segment more, and from the first such loss its runs part from Reno's on the same seeds (means {} against {} over {} seeds), whose shares on a link of {} segments vary too much for the interval of the difference to fall inside the margin",
             num(mean(hs)),
             num(mean(reno)),
-            hs.len()
+            hs.len(),
+            num(super::laws::SMALL_WINDOW.bdp_segments())
         )
     };
     claims.push(c.because(&why));
