@@ -110,9 +110,7 @@ impl Claim {
     }
 
     /// Ours within `tolerance` (relative, e.g. 0.1 for ±10 %) of the seed's figure; `basis`
-    /// says where the tolerance comes from. A seed's 0 is met only by exactly 0. A check with
-    /// no tolerance whose basis names the standard that sets the figure (`"exact: RFC 6298
-    /// …"`) is a conformance check, and a claim that holds by it says so in its note.
+    /// says where the tolerance comes from. A seed's 0 is met only by exactly 0.
     pub fn value(claim: &str, ours: f64, seed: f64, unit: &str, tolerance: f64, basis: &str) -> Claim {
         let (holds, test) = if seed == 0.0 {
             (ours == 0.0, "exactly 0, as the seed's".to_string())
@@ -120,13 +118,19 @@ impl Claim {
             (((ours - seed) / seed).abs() <= tolerance, format!("within ±{} % ({basis}); ours is {:+.1} %", num(tolerance * 100.0), (ours - seed) / seed * 100.0))
         };
         let verdict = if holds && ours.is_finite() { Verdict::Holds } else { Verdict::DoesNotHold };
-        let c = Claim::new(claim, with_unit(seed, unit), with_unit(ours, unit), test, verdict);
-        match basis.strip_prefix("exact: ") {
-            Some(source) if tolerance == 0.0 && c.holds() => c.because(&format!(
-                "a conformance check, not a measure of behaviour: the seed's figure follows from a rule our code implements ({source}); it could fail only by a slip in our code"
-            )),
-            _ => c,
+        Claim::new(claim, with_unit(seed, unit), with_unit(ours, unit), test, verdict)
+    }
+
+    /// A conformance check: the seed's figure is one that `rule` (a standard's or Linux's
+    /// constant) sets and our code follows, so ours must equal it exactly. It is judged as
+    /// [`Claim::value`] with no tolerance, and where it holds its note says that it is not a
+    /// measure of behaviour: it could fail only by a slip in our code.
+    pub fn conformance(claim: &str, ours: f64, seed: f64, unit: &str, rule: &str) -> Claim {
+        let c = Claim::value(claim, ours, seed, unit, 0.0, &format!("exact: {rule}"));
+        if !c.holds() {
+            return c;
         }
+        c.because(&format!("a conformance check, not a measure of behaviour: the seed's figure follows from a rule our code implements ({rule}); it could fail only by a slip in our code"))
     }
 
     /// Our runs against the seed's runs, known by their mean and standard deviation, by
@@ -253,10 +257,9 @@ impl Claim {
             return Claim::one_run(claim, ours, seed, precision, unit);
         }
         let logs: Vec<f64> = ours.iter().map(|x| x.ln()).collect();
-        let Some(half) = Summary::of(&logs).and_then(|l| prediction_half_width(&l, ALPHA).map(|h| (l.mean, h))) else {
+        let Some((m, h)) = Summary::of(&logs).and_then(|l| prediction_half_width(&l, ALPHA).map(|h| (l.mean, h))) else {
             return Claim::not_comparable(claim, with_unit(seed, unit), spread(&o, unit), "a prediction interval needs two runs or more");
         };
-        let (m, h) = half;
         let (lo, hi) = ((m - h).exp() - precision, (m + h).exp() + precision);
         let test = format!(
             "the seed's one run inside our 95 % prediction interval on a log scale ± the seed's rounding ({}): {} to {} (× {} from end to end)",
@@ -608,6 +611,18 @@ mod tests {
         assert_eq!(Claim::one_run_positive("x", &narrow, 20.0, 0.0, "s").verdict, Verdict::DoesNotHold);
         let linear = Claim::one_run("x", &[1.0, 2.0, 4.0], 3.0, 0.0, "s");
         assert!(linear.test.contains(": -"), "the linear interval reaches below zero: {}", linear.test);
+    }
+
+    /// A conformance check is exact and, where it holds, says in its note what it is; where it
+    /// fails it carries no such note (its why is for the cause).
+    #[test]
+    fn a_conformance_check_is_exact_and_says_what_it_is() {
+        let c = Claim::conformance("rto", 1000.0, 1000.0, "ms", "RFC 6298 §2.1");
+        assert_eq!(c.verdict, Verdict::Holds);
+        assert!(c.test.contains("exact: RFC 6298 §2.1") && c.why.starts_with("a conformance check"), "{c:?}");
+        let off = Claim::conformance("rto", 1001.0, 1000.0, "ms", "RFC 6298 §2.1");
+        assert_eq!(off.verdict, Verdict::DoesNotHold);
+        assert!(off.why.is_empty());
     }
 
     /// Equivalence by two one-sided tests: 1, 2, 3 against a reference of mean 2, sd 1 over 3

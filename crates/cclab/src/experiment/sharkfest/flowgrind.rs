@@ -93,8 +93,8 @@ pub fn run(out: &Path) -> Result<Flowgrind, UserError> {
 
 pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
     let on = "Reno without SACK, one segment to send on a path that returns nothing, no RTT sample, read every 10 ms";
-    let exact = |claim: String, ours: f64, talk: f64, unit: &str, basis: &str| Claim::value(&claim, ours, talk, unit, 0.0, basis);
-    claims.push(exact(format!("flowgrind sample: rto before any RTT sample (\"rto 1000.0\" at {} s; {on})", BEFORE.end_s), f.before.rto_ms, BEFORE.rto_ms, "ms", "exact: RFC 6298 §2.1's initial RTO of 1 s"));
+    let exact = |claim: String, ours: f64, talk: f64, unit: &str, rule: &str| Claim::conformance(&claim, ours, talk, unit, rule);
+    claims.push(exact(format!("flowgrind sample: rto before any RTT sample (\"rto 1000.0\" at {} s; {on})", BEFORE.end_s), f.before.rto_ms, BEFORE.rto_ms, "ms", "RFC 6298 §2.1's initial RTO of 1 s"));
     claims.push(match f.timeout_at {
         Some(t) => {
             let mut c = Claim::band(
@@ -109,31 +109,31 @@ pub fn claims(f: &Flowgrind, claims: &mut Vec<Claim>) {
         }
         None => Claim::not_comparable("flowgrind sample: the first timeout", "0.951–1.002 s".into(), "no timeout".into(), "our sender never entered TCP_CA_Loss"),
     });
-    claims.push(exact(format!("flowgrind sample: cwnd at the timeout, 10 → \"1\" ({on})"), f.after.cwnd.unwrap_or(f64::NAN), AFTER.cwnd, "segments", "exact: RFC 5681 §3.1's loss window"));
+    claims.push(exact(format!("flowgrind sample: cwnd at the timeout, 10 → \"1\" ({on})"), f.after.cwnd.unwrap_or(f64::NAN), AFTER.cwnd, "segments", "RFC 5681 §3.1's loss window"));
     claims.push(exact(
         format!("flowgrind sample: ssthresh at the timeout, INT_MAX → \"5\" with one segment in flight ({on})"),
         f.after.ssthresh.unwrap_or(f64::NAN),
         AFTER.ssthresh.unwrap_or(f64::NAN),
         "segments",
-        "exact: Linux's tcp_reno_ssthresh halves cwnd, 10/2; RFC 5681's eq. (4) would halve FlightSize, max(1/2, 2) = 2",
+        "Linux's tcp_reno_ssthresh halves cwnd, 10/2; RFC 5681's eq. (4) would halve FlightSize, max(1/2, 2) = 2",
     ));
-    claims.push(exact(format!("flowgrind sample: rto after the timeout, \"2000.0\" ({on})"), f.after.rto_ms, AFTER.rto_ms, "ms", "exact: RFC 6298 §5.5 doubles the RTO"));
-    claims.push(exact(format!("flowgrind sample: retransmissions outstanding after the timeout, \"retr 1\" ({on})"), f.after.retrans_out as f64, AFTER.retr as f64, "", "exact: the timeout's one retransmission, not yet acknowledged"));
+    claims.push(exact(format!("flowgrind sample: rto after the timeout, \"2000.0\" ({on})"), f.after.rto_ms, AFTER.rto_ms, "ms", "RFC 6298 §5.5 doubles the RTO"));
+    claims.push(exact(format!("flowgrind sample: retransmissions outstanding after the timeout, \"retr 1\" ({on})"), f.after.retrans_out as f64, AFTER.retr as f64, "", "the timeout's one retransmission, not yet acknowledged"));
     // The columns the talk shows changing (or not) across the timeout: both lines judged.
     let both_lines = |claim: String, column: fn(&FlowSample) -> f64, talk: fn(&Line) -> f64, unit: &str, basis: &str| {
         let line = |what: &str, ours: &FlowSample, l: &Line| (what.to_string(), exact(claim.clone(), column(ours), talk(l), unit, basis));
         Claim::all_of(&claim, &format!("{} → {}", num(talk(&BEFORE)), num(talk(&AFTER))), &[line("before", &f.before, &BEFORE), line("after", &f.after, &AFTER)])
     };
-    claims.push(both_lines(format!("flowgrind sample: retransmissions in all, \"tret\" 0 → 1 ({on})"), |s| s.retr as f64, |l| l.tret as f64, "", "exact: none before, then the timeout's one retransmission"));
-    claims.push(both_lines(format!("flowgrind sample: RTO backoffs, \"bkof\" 0 → 1 ({on})"), |s| s.backoff as f64, |l| l.bkof as f64, "", "exact: none before, then one timeout and no RTT sample since (RFC 6298 §5.5; Linux icsk_backoff)"));
+    claims.push(both_lines(format!("flowgrind sample: retransmissions in all, \"tret\" 0 → 1 ({on})"), |s| s.retr as f64, |l| l.tret as f64, "", "none before, then the timeout's one retransmission"));
+    claims.push(both_lines(format!("flowgrind sample: RTO backoffs, \"bkof\" 0 → 1 ({on})"), |s| s.backoff as f64, |l| l.bkof as f64, "", "none before, then one timeout and no RTT sample since (RFC 6298 §5.5; Linux icsk_backoff)"));
     claims.push(both_lines(
         format!("flowgrind sample: the reordering degree, \"reor 3\" before and after ({on})"),
         |s| s.reordering as f64,
         |l| l.reor as f64,
         "segments",
-        "exact: Linux's initial tp->reordering (sysctl tcp_reordering = 3), RFC 5681's DupThresh; a timeout with fewer than that many segments SACKed leaves it (tcp_enter_loss)",
+        "Linux's initial tp->reordering (sysctl tcp_reordering = 3), RFC 5681's DupThresh; a timeout with fewer than that many segments SACKed leaves it (tcp_enter_loss)",
     ));
-    claims.push(exact(format!("flowgrind sample: segments marked lost by then, \"lost 1\" ({on})"), f.after.lost as f64, AFTER.lost as f64, "", "exact: Linux's tcp_enter_loss marks every outstanding segment lost at the timeout, here the one"));
+    claims.push(exact(format!("flowgrind sample: segments marked lost by then, \"lost 1\" ({on})"), f.after.lost as f64, AFTER.lost as f64, "", "Linux's tcp_enter_loss marks every outstanding segment lost at the timeout, here the one"));
     claims.push(Claim::not_comparable(
         "flowgrind sample: one segment unacknowledged before and after, \"uack 1\"",
         format!("{} and {}", BEFORE.uack, AFTER.uack),

@@ -532,7 +532,7 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
     if let Some(every) = mean_of(&b.probe_rtt_every) {
         claims.push(Claim::value(&format!("ProbeRTT every 10 s (\"Probe_RTT (periodically every 10 seconds)\"; {on})"), every, 10.0, "s", 0.05, "a whole number of seconds; ours between ProbeRTT entries: the 10 s (bbr_min_rtt_win_sec) restart when ProbeRTT ends"));
     }
-    claims.push(Claim::value(&format!("ProbeRTT's cwnd (\"drop cwnd to 4\"; {on})"), b.probe_rtt_cwnd, 4.0, "segments", 0.0, "exact: bbr_cwnd_min_target"));
+    claims.push(Claim::conformance(&format!("ProbeRTT's cwnd (\"drop cwnd to 4\"; {on})"), b.probe_rtt_cwnd, 4.0, "segments", "bbr_cwnd_min_target"));
     if let Some(lasts) = mean_of(&b.probe_rtt_for) {
         claims.push(
             Claim::value(&format!("ProbeRTT lasts 0.2 s (\"for 0,2 sec\"; {on})"), lasts, 0.2, "s", 0.05 / 0.2, &format!("the talk's rounding to 0.1 s; ours from entry to exit, {sampled}"))
@@ -667,13 +667,12 @@ fn law_growth_claim(claim: &str, g: &Growth, basis: &str) -> Claim {
 fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
     let testbed = TESTBED.label();
     if let Some(iw) = l.reno.initial_cwnd {
-        claims.push(Claim::value(
+        claims.push(Claim::conformance(
             &format!("\"Initial window size nowadays usually equals 10 packets\" (Reno's window at its first sample, before any ACK; alone on {testbed})"),
             iw,
             10.0,
             "segments",
-            0.0,
-            "exact: Linux's TCP_INIT_CWND, RFC 6928",
+            "Linux's TCP_INIT_CWND, RFC 6928",
         ));
     }
     claims.push(growth_claim(
