@@ -57,6 +57,10 @@ pub struct FlowRecord {
     pub has_rto_counter: bool,
     /// Bytes acknowledged when the fairness window opened and closed.
     pub window_acked: [u64; 2],
+    /// The most segments outstanding (`tcpi_unacked`, the kernel's `packets_out`) the loop read:
+    /// after every wake-up and after every burst of writes, when a flow the window does not
+    /// hold back has just sent what it was given.
+    pub most_unacked: u64,
 }
 
 impl FlowRecord {
@@ -247,6 +251,7 @@ pub fn run_senders(
                         st.prev_ca_state = info.ca_state;
                     }
                     st.rec.last = info;
+                    st.rec.most_unacked = st.rec.most_unacked.max(info.unacked as u64);
                     if st.phase == Phase::Draining && f.size.is_some_and(|s| info.bytes_acked >= s) {
                         st.rec.completed = Some(now);
                     }
@@ -348,6 +353,9 @@ pub fn run_senders(
                     break;
                 }
                 st.written += n as u64;
+            }
+            if let Ok((info, _)) = tcpinfo::tcp_info(fd) {
+                st.rec.most_unacked = st.rec.most_unacked.max(info.unacked as u64);
             }
             if flows[i].size.is_some_and(|s| st.written >= s) {
                 st.phase = Phase::Draining;

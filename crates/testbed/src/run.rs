@@ -106,11 +106,19 @@ pub struct FlowLimits {
     pub busy_s: f64,
     pub rwnd_limited_s: f64,
     pub sndbuf_limited_s: f64,
+    /// The most segments the flow had outstanding at any read of its `TCP_INFO` (after every
+    /// wake-up of the sender loop and every burst of writes). Linux grows the window of a flow
+    /// in slow start only below twice the most it had out in the window's round
+    /// (`tcp_is_cwnd_limited`), so an application-limited flow's window stays at or below
+    /// twice this.
+    pub most_unacked: u64,
 }
 
 impl FlowLimits {
-    fn from_info(flow: usize, info: &crate::tcpinfo::TcpInfo) -> FlowLimits {
+    fn from_record(flow: usize, r: &FlowRecord) -> FlowLimits {
+        let info = &r.last;
         FlowLimits {
+            most_unacked: r.most_unacked,
             flow: flow as u32,
             busy_s: info.busy_time as f64 * 1e-6,
             rwnd_limited_s: info.rwnd_limited as f64 * 1e-6,
@@ -258,7 +266,7 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
         },
     };
     let series = cfg.sample_interval.map(|_| TimeSeries { flows: rows, link: emu.link_series });
-    let limits = records.iter().enumerate().map(|(i, r)| FlowLimits::from_info(i, &r.last)).collect();
+    let limits = records.iter().enumerate().map(|(i, r)| FlowLimits::from_record(i, r)).collect();
     Ok(TestbedResult { result: RunResult { summary, series }, emulator: emu.report, limits, sampling })
 }
 

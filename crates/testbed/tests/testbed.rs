@@ -397,9 +397,19 @@ fn kernel_reno_fills_a_lossless_link() {
 /// [1 s, 6 s] the flow delivers the application's rate, to within two segments (one in flight
 /// at each end of the span) and 5 ms of writing at each end (how late under load the loop may
 /// read TCP_INFO for a sample time or wake for a write), and the link drops nothing (a quarter
-/// of its rate). The flow never fills the window it reached while the first round trips'
-/// backlog drained, so Linux (`tcp_is_cwnd_limited`) leaves that window alone from 1 s to the
-/// end, as our sender does (sim's `a_window_the_application_does_not_fill_does_not_grow`).
+/// of its rate).
+///
+/// The window: Linux grows it in slow start (no loss, so ssthresh stays infinite) only while
+/// it is below twice the most segments the flow had out in the round (`tcp_is_cwnd_limited`),
+/// by the segments each ACK covers, so it ends at most 2·m + 1 for the most m ever out (an ACK
+/// of two arriving at 2·m − 1). The loop reads the most out after every burst of writes and
+/// every wake-up; the true most may be above what it read by the segment of the last write,
+/// if TCP small queues deferred its transmission past the read, and by an ACK of two arriving
+/// between a transmission and the read, so the window stays at or below 2·(m_read + 3) + 1.
+/// A loop or emulator stalled by a loaded host lets more out at once and so a larger window;
+/// that is the kernel's rule, not a fault (in CI the window went 60 → 64). Without the rule the
+/// window would grow by every segment delivered, about 2 160 over the span (as our sender's
+/// does with `cwnd_limited_growth` off, sim's `a_window_the_application_does_not_fill_does_not_grow`).
 #[test]
 fn kernel_reno_behind_a_rate_limited_application_gets_its_rate_and_keeps_its_window() {
     let Some(_serial) = can_run() else { return };
@@ -414,10 +424,15 @@ fn kernel_reno_behind_a_rate_limited_application_gets_its_rate_and_keeps_its_win
     let goodput = (at(6.0).delivered_bytes - at(1.0).delivered_bytes) as f64 * 8.0 / 5.0;
     let allowance = (2.0 * 1448.0 * 8.0 + 2.0 * 0.005 * app) / 5.0;
     let (w1, w6) = (at(1.0).cwnd.unwrap(), at(6.0).cwnd.unwrap());
-    eprintln!("app-limited reno: goodput {goodput:.0} bit/s against {app} (allowance {allowance:.0}); cwnd {w1} at 1 s, {w6} at 6 s; link {:?}", t.result.summary.link);
+    let most = t.limits[0].most_unacked;
+    let ceiling = (2 * (most + 3) + 1) as f64;
+    let delivered = (at(6.0).delivered_bytes - at(1.0).delivered_bytes) / 1448;
+    eprintln!("app-limited reno: goodput {goodput:.0} bit/s against {app} (allowance {allowance:.0}); cwnd {w1} at 1 s, {w6} at 6 s, most out {most} (ceiling {ceiling}), {delivered} segments delivered; link {:?}", t.result.summary.link);
     assert!((goodput - app).abs() <= allowance, "goodput {goodput} against the application's {app}");
     assert_eq!(t.result.summary.link.drops, 0);
-    assert_eq!(w1, w6, "the kernel grew a window the application did not fill");
+    assert!(w6 >= w1, "a lossless flow's window shrank: {w1} -> {w6}");
+    assert!(w6 <= ceiling, "the kernel grew a window the application did not fill: {w6} above 2 x ({most} + 3) + 1");
+    assert!(ceiling < w1 + delivered as f64 / 2.0, "the check cannot tell: most out {most} against {delivered} delivered");
 }
 
 /// Seed 002's "Late news!": kernel Reno alone on 20 Mbit/s, 100 ms and a 167-packet buffer,
