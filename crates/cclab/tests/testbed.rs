@@ -203,8 +203,13 @@ fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
 /// read opens its receive window, `tcp_cleanup_rbuf`, which it does on nearly every segment
 /// while the window grows, so the count of ACKs alone does not tell the policies apart). A
 /// 1000-packet buffer keeps the 1 s run free of loss (10 Mbit/s delivers about 830 segments
-/// in 1 s and the sender cannot have 1000 more out), so no out-of-order data forces ACKs.
-/// Counted in the run's pcap with tshark. Flows that disagree are refused.
+/// in 1 s and the sender cannot have 1000 more out), so no out-of-order data forces ACKs: the
+/// premise checked is that neither the link nor the emulator's socket dropped a packet. Not
+/// that the pcap has no retransmission: the queue takes the RTT from 20 ms to about 480 ms
+/// within the second, and a fresh-clone run once saw one retransmission with nothing lost (a
+/// tail-loss probe or an RTO overtaken by the growing RTT); the duplicate it delivers draws one
+/// immediate ACK that acknowledges nothing new, which adds no ACK of two segments and removes
+/// none. Counted in the run's pcap with tshark. Flows that disagree are refused.
 /// ACKs covering two segments or more that tell delayed ACKs from an ACK per segment.
 const STRETCH_ACKS: usize = 10;
 
@@ -219,7 +224,8 @@ fn testbed_delayed_ack_sets_the_kernels_ack_policy() {
         c.args(flag);
         let o = c.output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert_eq!(frames(&pcap, "tcp.analysis.retransmission"), 0, "the premise: no loss");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("link: utilisation") && out.contains(", drops 0 (") && out.contains(" 0 socket drops,"), "the premise: no loss\n{out}");
         let values = |filter: &str, field: &str| -> Vec<f64> {
             let o = Command::new("tshark").arg("-r").arg(&pcap).args(["-Y", filter, "-T", "fields", "-e", field]).output().expect("tshark runs");
             String::from_utf8_lossy(&o.stdout).lines().filter_map(|l| l.trim().parse::<f64>().ok()).collect()
