@@ -112,8 +112,9 @@ pub struct TwinArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Runs of each engine: the simulator on seeds SEED..SEED+N-1, the kernel N times (each
-    /// with that seed's loss pattern). With 2 or more, every metric is judged by Welch's
-    /// t-test, the kernel's runs being the reference. At most 50.
+    /// with that seed's loss pattern). With 2 or more, every metric is judged by equivalence:
+    /// ours the same as the kernel's where the 90 % interval of the difference of means lies
+    /// within what two of the kernel's runs differ by. At most 50.
     #[arg(long, default_value_t = 1)]
     pub runs: u32,
 }
@@ -164,7 +165,9 @@ pub fn twin(t: &TwinArgs) -> Result<(), UserError> {
     }
     print!("{}", table.render_text());
     let (holds, judged) = tally(&claims);
-    println!("{holds} of {judged} metrics agree by Welch's t-test at α = {ALPHA} (the seed column is the kernel's runs)");
+    println!(
+        "{holds} of {judged} metrics shown the same as the kernel's (equivalence at α = {ALPHA}, within what two of the kernel's runs differ by in 95 % of pairs; the seed column is the kernel's runs)"
+    );
     if let Some(dir) = &a.out {
         println!("wrote {}/{{sim-seed-*,kernel-run-*,twin.csv}}", dir.display());
     }

@@ -3,9 +3,9 @@
 //! utilisation), their table, and one line on how faithfully the testbed's emulator applied
 //! the link. Below both the command (`testbed_cmd`) and the experiment, so neither calls the other.
 
-use crate::stats::Summary;
-use crate::table::Table;
-use crate::verdict::Claim;
+use crate::stats::{two_run_difference_half_width, Summary};
+use crate::table::{num, Table};
+use crate::verdict::{spread, Claim, Verdict};
 use sim::RunResult;
 use testbed::EmulatorReport;
 
@@ -138,9 +138,56 @@ pub fn twin_metrics(ours: &RunResult, kernel: &RunResult) -> Vec<TwinMetric> {
         .collect()
 }
 
-/// Each of `metrics` judged over several runs of each engine: a [`Claim::distribution`] of
-/// ours (simulator seeds) against the kernel's runs (the reference), by Welch's t-test. Claims
-/// are named `"{what}: {metric}"`; one that does not hold says by how much ours is off.
+/// What a metric resolves, below which no margin can go: one event for a count, one sample
+/// interval for a time read off the samples, nothing finer for the rest.
+fn resolution(m: &Measure, ours: &[RunResult]) -> f64 {
+    match (m.unit, m.metric) {
+        ("count", _) => 1.0,
+        (_, "slow-start exit") => ours.first().map_or(0.0, sample_interval),
+        _ => 0.0,
+    }
+}
+
+/// How far ours may lie from the kernel and still count as the kernel's, on one metric: what
+/// two of the kernel's runs differ by in 95 % of pairs, t(0.975, n − 1)·√2·sd over its n runs
+/// ([`two_run_difference_half_width`]), or the metric's resolution where larger. Taken from
+/// the kernel alone, never from ours. `None` with fewer than two runs, or where the kernel
+/// repeated itself exactly on a metric that resolves nothing finer.
+pub fn kernel_margin(kernel: &Summary, resolution: f64) -> Option<f64> {
+    let margin = two_run_difference_half_width(kernel, 0.05)?.max(resolution);
+    (margin > 0.0).then_some(margin)
+}
+
+/// Ours the same as the kernel's, by equivalence ([`Claim::equivalent`]): the 90 % Welch
+/// interval of ours minus the kernel's mean inside [`kernel_margin`], so ours counts as the
+/// kernel's only where it could pass for another of its runs, never where a test merely found
+/// no difference. A margin from the kernel's spread as large as its mean would count a zero
+/// (no flow, an empty queue, no event) as the kernel's, so such a claim is not comparable: the
+/// kernel's runs vary too much for their number and length to tell anything. A margin that is
+/// the metric's resolution (the kernel repeating itself to within one event) is kept.
+pub fn as_the_kernel(claim: &str, ours: &[f64], kernel: Summary, resolution: f64, unit: &str) -> Claim {
+    let not_comparable = |reason: String| Claim::not_comparable(claim, spread(&kernel, unit), format!("{} runs", ours.len()), &reason);
+    let Some(margin) = kernel_margin(&kernel, resolution) else {
+        return not_comparable("sameness needs two kernel runs or more that differ, or a metric with a resolution".into());
+    };
+    let spread_margin = two_run_difference_half_width(&kernel, 0.05).unwrap_or(0.0);
+    if spread_margin > resolution && spread_margin >= kernel.mean.abs() {
+        return not_comparable(format!(
+            "two of the kernel's {} runs differ by up to ±{} in 95 % of pairs, as much as its mean ({}): a margin that wide would count a zero (no flow, an empty queue, no event) as the kernel's; more or longer runs are needed",
+            kernel.n,
+            num(spread_margin),
+            num(kernel.mean)
+        ));
+    }
+    let source = format!("two of the kernel's {} runs differ by less in 95 % of pairs{}", kernel.n, if resolution > 0.0 { ", or the metric's resolution" } else { "" });
+    Claim::equivalent(claim, ours, kernel, margin, &source, unit)
+}
+
+/// Each of `metrics` judged over several runs of each engine: ours the same as the kernel's by
+/// equivalence ([`Claim::equivalent`]: the 90 % Welch interval of ours minus the kernel's mean
+/// inside [`kernel_margin`]), so sameness is shown only where ours could pass for another of
+/// the kernel's runs, never presumed from a test that found no difference. Claims are named
+/// `"{what}: {metric}"`; one that does not hold says by how much ours is off.
 pub fn judge(what: &str, ours: &[RunResult], kernel: &[RunResult], metrics: &[&Measure]) -> Vec<Claim> {
     metrics
         .iter()
@@ -149,23 +196,21 @@ pub fn judge(what: &str, ours: &[RunResult], kernel: &[RunResult], metrics: &[&M
             let (o, k) = (of(ours), of(kernel));
             let claim = format!("{what}: {}", m.metric);
             let unit = if m.unit == "count" { "" } else { m.unit };
-            match (Summary::of(&k), Summary::of(&o)) {
-                (Some(kernel), Some(sim)) => {
-                    let c = Claim::distribution(&claim, &o, kernel, unit);
-                    let off = (sim.mean - kernel.mean) / kernel.mean * 100.0;
-                    // A time read off the samples resolves one sample interval, however steady.
-                    let resolution = if m.metric == "slow-start exit" { sample_interval(&ours[0]) } else { 0.0 };
-                    if !c.holds() && (sim.mean - kernel.mean).abs() <= resolution * (1.0 + 1e-9) {
-                        Claim::value(&claim, sim.mean, kernel.mean, unit, resolution / kernel.mean, "one sample interval, what the metric resolves")
-                    } else if c.holds() || !off.is_finite() {
-                        c
-                    } else {
-                        // Below 0.1 % a tenth of a percent would print +0.0: two decimals then.
-                        let off = if off.abs() < 0.1 { format!("{off:+.2}") } else { format!("{off:+.1}") };
-                        c.because(&format!("ours is {off} % from the kernel's mean, beyond both engines' run-to-run spread; we have not traced the cause"))
-                    }
-                }
-                _ => Claim::not_comparable(&claim, format!("{} kernel runs", k.len()), format!("{} runs", o.len()), "one of the engines did not report it"),
+            let (Some(ks), Some(os)) = (Summary::of(&k), Summary::of(&o)) else {
+                return Claim::not_comparable(&claim, format!("{} kernel runs", k.len()), format!("{} runs", o.len()), "one of the engines did not report it");
+            };
+            let c = as_the_kernel(&claim, &o, ks, resolution(m, ours), unit);
+            let Some(margin) = kernel_margin(&ks, resolution(m, ours)) else { return c };
+            let off = (os.mean - ks.mean) / ks.mean * 100.0;
+            if c.holds() || c.verdict == Verdict::NotComparable || !off.is_finite() {
+                return c;
+            }
+            // Below 0.1 % a tenth of a percent would print +0.0: two decimals then.
+            let off = if off.abs() < 0.1 { format!("{off:+.2}") } else { format!("{off:+.1}") };
+            if (os.mean - ks.mean).abs() >= margin {
+                c.because(&format!("ours is {off} % from the kernel's mean, further than two of the kernel's runs differ by (±{}); we have not traced the cause", num(margin)))
+            } else {
+                c.because(&format!("ours is {off} % from the kernel's mean, less than two of the kernel's runs differ by (±{}), but the runs vary too much to show sameness", num(margin)))
             }
         })
         .collect()
@@ -187,4 +232,35 @@ pub fn twin_table(title: &str, ours: &RunResult, kernel: &RunResult) -> Table {
         ]);
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three kernel runs 10, 11, 12 (sd 1): two more differ by less than t(0.975, 2)·√2·1 =
+    /// 4.303·1.414 = 6.085 in 95 % of pairs. A kernel that repeats itself exactly gives no
+    /// margin, unless the metric resolves no finer than a unit (a count: 1).
+    #[test]
+    fn the_margin_is_what_two_kernel_runs_differ_by() {
+        let m = kernel_margin(&Summary::of(&[10.0, 11.0, 12.0]).unwrap(), 0.0).unwrap();
+        assert!((m - 6.085).abs() < 5e-4, "{m}");
+        assert_eq!(kernel_margin(&Summary::of(&[3.0, 3.0]).unwrap(), 0.0), None);
+        assert_eq!(kernel_margin(&Summary::of(&[3.0, 3.0]).unwrap(), 1.0), Some(1.0));
+        assert_eq!(kernel_margin(&Summary::of(&[3.0]).unwrap(), 1.0), None);
+    }
+
+    /// Kernel runs 1, 2, 3 (mean 2, sd 1): two differ by up to 6.085, more than the mean, so
+    /// even ours at 2, 2, 2 is not comparable (a zero would pass). Kernel runs 100, 101, 102
+    /// give the same margin on a mean of 101: ours at 101 ± 0.1 holds. Counts of zero on both
+    /// sides hold within the resolution of one event.
+    #[test]
+    fn a_margin_as_large_as_the_mean_tells_nothing() {
+        let c = as_the_kernel("x", &[2.0, 2.0, 2.0], Summary::of(&[1.0, 2.0, 3.0]).unwrap(), 0.0, "");
+        assert_eq!(c.verdict, Verdict::NotComparable, "{c:?}");
+        assert!(c.why.contains("±6.085"), "{}", c.why);
+        let c = as_the_kernel("x", &[100.9, 101.0, 101.1], Summary::of(&[100.0, 101.0, 102.0]).unwrap(), 0.0, "");
+        assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
+        assert!(as_the_kernel("x", &[0.0, 0.0], Summary::of(&[0.0, 0.0]).unwrap(), 1.0, "").holds());
+    }
 }

@@ -95,6 +95,16 @@ fn with_unit(v: f64, unit: &str) -> String {
     }
 }
 
+/// Where an equivalence interval lies wholly to one side of zero: sameness within the margin,
+/// yet a difference the runs do show.
+fn one_sided(lo: f64, hi: f64, inside: bool) -> &'static str {
+    match (inside, lo > 0.0, hi < 0.0) {
+        (true, true, _) => "; the interval is above zero: ours is higher, by less than the margin",
+        (true, _, true) => "; the interval is below zero: ours is lower, by less than the margin",
+        _ => "",
+    }
+}
+
 /// `mean ± sd (n = k)`, or just the value for one run.
 pub fn spread(s: &Summary, unit: &str) -> String {
     if s.n == 1 {
@@ -167,13 +177,16 @@ impl Claim {
         let Some((lo, hi)) = welch_interval(&o, &reference, 2.0 * ALPHA) else {
             return Claim::not_comparable(claim, seed_text, ours_text, "an equivalence test needs two runs or more on each side");
         };
+        // + 0.0 turns a negative zero (no spread, no difference) into a plain one for printing.
+        let (lo, hi) = (lo + 0.0, hi + 0.0);
         let inside = -margin < lo && hi < margin;
         let test = format!(
-            "equivalence (two one-sided Welch tests, α = {ALPHA}): ours minus the reference lies in {} to {} (90 %), {} ±{} ({margin_source})",
+            "equivalence (two one-sided Welch tests, α = {ALPHA}): ours minus the reference lies in {} to {} (90 %), {} ±{} ({margin_source}){}",
             num(lo),
             with_unit(hi, unit),
             if inside { "inside" } else { "not inside" },
-            with_unit(margin, unit)
+            with_unit(margin, unit),
+            one_sided(lo, hi, inside)
         );
         let verdict = if inside { Verdict::Holds } else { Verdict::DoesNotHold };
         Claim::new(claim, seed_text, ours_text, test, verdict)
@@ -638,6 +651,19 @@ mod tests {
         assert_eq!(Claim::equivalent("x", &ours, reference, 1.5, "m", "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::distribution("x", &ours, reference, "").verdict, Verdict::Holds);
         assert_eq!(Claim::equivalent("x", &[2.0], reference, 2.0, "m", "").verdict, Verdict::NotComparable);
+    }
+
+    /// Ours 2.5, 2.6, 2.7 against a reference of mean 0.5, sd 1 over 3 runs: the difference is
+    /// 2.1 with se = √(0.01/3 + 1/3) = 0.580 on 2.04 degrees of freedom, so the 90 % interval is
+    /// about 2.1 ± 2.9·0.58 = 0.42 to 3.78: inside a margin of 4 and wholly above zero, which the
+    /// test names (sameness within a margin is not no difference). Around zero it names nothing.
+    #[test]
+    fn sameness_on_one_side_of_zero_is_named() {
+        let c = Claim::equivalent("x", &[2.5, 2.6, 2.7], Summary::given(0.5, 1.0, 3), 4.0, "m", "");
+        assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
+        assert!(c.test.ends_with("; the interval is above zero: ours is higher, by less than the margin"), "{}", c.test);
+        let c = Claim::equivalent("x", &[1.0, 2.0, 3.0], Summary::given(2.0, 1.0, 3), 2.0, "m", "");
+        assert!(c.test.ends_with("(m)"), "{}", c.test);
     }
 
     /// Five runs on each side: F(4, 4) has the closed form P(F' ≤ f) = 3x² − 2x³ with

@@ -212,6 +212,12 @@ pub(super) fn io_graph_goodput(t: f64, p: f64) -> (f64, f64) {
     ((t - IO_GRAPH_READING) * payload * (1.0 - p), (t + IO_GRAPH_READING) * payload)
 }
 
+/// Ours the same as Linux's own on the emulated link (its runs each with their own loss seed,
+/// as ours are): [`crate::twin_metrics::as_the_kernel`].
+fn as_the_kernel(claim: &str, ours: &[f64], kernel: Summary) -> Claim {
+    crate::twin_metrics::as_the_kernel(claim, ours, kernel, 0.0, "Mbit/s")
+}
+
 /// BBR under heavy random loss.
 fn bbr_loss(r: &Results, claims: &mut Vec<Claim>) {
     for (&(p, talk, words), ours) in BBR_LOSS.iter().zip(&r.bbr_loss) {
@@ -245,10 +251,10 @@ fn bbr_loss(r: &Results, claims: &mut Vec<Claim>) {
             claims.push(if c.holds() { c } else { c.because(&why) });
         }
         if let Some(k) = kernel {
-            let c = Claim::distribution(&format!("ours against Linux's BBR at {} % random loss on the emulated link (not a claim of the talk)", num(p * 100.0)), ours, k, "Mbit/s");
+            let c = as_the_kernel(&format!("ours against Linux's BBR at {} % random loss on the emulated link (not a claim of the talk)", num(p * 100.0)), ours, k);
             let provenance = "the kernel's figures are three 60 s runs of `cclab twin`, ours 60 s runs over seeds";
             let why = if c.holds() {
-                format!("{provenance}; ours is {:+.1} % from the kernel's mean, within the runs' spread", (mean(ours) / k.mean - 1.0) * 100.0)
+                format!("{provenance}; ours is {:+.1} % from the kernel's mean", (mean(ours) / k.mean - 1.0) * 100.0)
             } else {
                 format!("ours is {:+.1} % from the kernel's mean ({provenance}); {BBR_KERNEL_WHY}", (mean(ours) / k.mean - 1.0) * 100.0)
             };
@@ -281,12 +287,7 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
         );
         claims.push(if c.holds() { c } else { c.because(&why) });
         let cubic_mbps: Vec<f64> = cubic.iter().map(|c| c / 1e6).collect();
-        let k = Claim::distribution(
-            "ours against Linux's CUBIC at 1 % random loss on the emulated link (not a claim of the talk)",
-            &cubic_mbps,
-            Summary::given(k_mean, k_sd, k_n),
-            "Mbit/s",
-        );
+        let k = as_the_kernel("ours against Linux's CUBIC at 1 % random loss on the emulated link (not a claim of the talk)", &cubic_mbps, Summary::given(k_mean, k_sd, k_n));
         claims.push(k.because("the kernel's figures are three 60 s runs of `cclab twin`, ours 60 s runs over seeds: the CUBIC side of the talk's x5"));
     }
     // "Good for lossy links": Westwood+'s point is to keep more than Reno under random loss.
