@@ -89,7 +89,8 @@ fn twin_compares_reno_in_both_engines() {
 }
 
 /// `cclab twin --runs 2` with the handshake: two runs of each engine, every metric judged
-/// (twin.csv holds the verdicts), each run's files written. The kernel's first data leaves one
+/// (twin.csv holds the verdicts; with two runs a side the kernel's spread may make a metric not
+/// comparable, t(0.975, 1) being 12.7), each run's files written. The kernel's first data leaves one
 /// RTT after its start as the simulator's does: its first 10 ms sample with a full initial
 /// window in flight comes at most one sample interval (plus 2 ms of emulator timing error,
 /// whose p99 is below 0.1 ms here) after the 40 ms handshake; the testbed's own setup (10-15
@@ -115,7 +116,7 @@ fn twin_judges_several_runs_of_each_engine() {
     let rows: Vec<Vec<String>> = r.records().map(|x| x.unwrap().iter().map(String::from).collect()).collect();
     for metric in ["goodput", "retransmissions", "cwnd mean", "slow-start exit", "queueing delay mean"] {
         let row = rows.iter().find(|r| r[0].ends_with(&format!(": {metric}"))).unwrap_or_else(|| panic!("{metric} missing: {rows:?}"));
-        assert!(["holds", "does not hold"].contains(&row[4].as_str()), "{row:?}");
+        assert!(["holds", "does not hold", "not comparable"].contains(&row[4].as_str()), "{row:?}");
     }
     for engine in ["sim-seed-1", "kernel-run-1"] {
         let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join(engine).join("summary.json")).unwrap()).unwrap();
