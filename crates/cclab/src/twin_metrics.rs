@@ -166,7 +166,9 @@ pub fn kernel_margin(kernel: &Summary, resolution: f64) -> Option<f64> {
 /// kernel's runs vary too much for their number and length to tell anything. A margin that is
 /// the metric's resolution (the kernel repeating itself to within one event) is kept.
 pub fn as_the_kernel(claim: &str, ours: &[f64], kernel: Summary, resolution: f64, unit: &str) -> Claim {
-    let not_comparable = |reason: String| Claim::not_comparable(claim, spread(&kernel, unit), format!("{} runs", ours.len()), &reason);
+    // Ours as a mean and spread even where the claim cannot be judged, so the table still shows it.
+    let ours_text = Summary::of(ours).map_or_else(|| "no runs".to_string(), |o| spread(&o, unit));
+    let not_comparable = |reason: String| Claim::not_comparable(claim, spread(&kernel, unit), ours_text.clone(), &reason);
     let Some(margin) = kernel_margin(&kernel, resolution) else {
         return not_comparable("sameness needs two kernel runs or more that differ, or a metric with a resolution".into());
     };
