@@ -10,7 +10,7 @@
 //!
 //! 1. foundations: [`scenario`], [`pcap`], [`table`] (the `Table` type and number format),
 //!    [`stats`];
-//! 2. runs: [`run`], [`output`] (a run's files), [`sweep`], [`bench_net`];
+//! 2. runs: [`run`], [`output`] (a run's files), [`sweep`], [`bench_net`], [`kernel_run`];
 //! 3. tables of results: [`verdict`] (claims against a seed), [`scan_table`], [`twin_metrics`];
 //! 4. figures: [`plot`] (never imports an experiment or the report);
 //! 5. the report: [`report`] (uses `plot::PlotFiles` and the verdicts, nothing above);
@@ -21,6 +21,7 @@ pub mod bench;
 pub mod bench_net;
 pub mod bench_scan;
 pub mod experiment;
+pub mod kernel_run;
 pub mod output;
 pub mod net_cmd;
 pub mod pcap;

@@ -4,7 +4,8 @@
 use crate::output;
 use crate::run::{load_scenario, simulate};
 use crate::scenario::CcArg;
-use crate::twin_metrics::{accuracy_line, judge, twin_table, Measure, MEASURES};
+use crate::kernel_run::{faithful, TRIES};
+use crate::twin_metrics::{accuracy_line, judge_kept, twin_table, Measure, MEASURES};
 use crate::verdict::{claims_table, tally, ALPHA};
 use crate::{RunArgs, UserError};
 use crate::pcap::FrameFile;
@@ -85,8 +86,8 @@ pub fn testbed_run(a: &RunArgs) -> Result<(), UserError> {
         if let Some(l) = tc.sim.sample_interval.and_then(|iv| t.sampling.line(iv)) {
             println!("{l}");
         }
-        if t.emulator.socket_drops > 0 {
-            println!("warning: the emulator's sockets dropped frames: the run is not the model's");
+        if let Some(why) = t.emulator.fell_behind(&tc.sim) {
+            println!("warning: {why}; this run measured the host as much as the model's link");
         }
         if let Some(dir) = &a.out {
             println!("wrote {}", dir.display());
@@ -136,28 +137,39 @@ pub fn twin(t: &TwinArgs) -> Result<(), UserError> {
     if let Some(dir) = &a.out {
         output::prepare_out_dir(dir, a.force, "--out")?;
     }
-    let (mut ours, mut kernel) = (Vec::new(), Vec::new());
+    let (mut ours, mut kernel, mut left_out) = (Vec::new(), Vec::new(), Vec::new());
+    testbed::netns::install_signal_handlers();
     for k in 0..u64::from(t.runs) {
         let mut run = tc.clone();
         run.sim.seed = tc.sim.seed.wrapping_add(k);
         let r = simulate(run.sim.clone(), a.quiet || a.json, &format!("simulating, seed {}", run.sim.seed))?;
-        let kr = run_on_testbed(&run, None)?;
+        // Only runs whose emulator kept up are the model's link (kernel_run::faithful).
+        let kr = faithful(&run)?;
         if let Some(dir) = &a.out {
             output::write_run(&dir.join(format!("sim-seed-{}", run.sim.seed)), &scenario, &r)?;
-            output::write_run(&dir.join(format!("kernel-run-{}", k + 1)), &scenario, &kr.result)?;
-            write_testbed_reports(&dir.join(format!("kernel-run-{}", k + 1)), &kr)?;
+            output::write_run(&dir.join(format!("kernel-run-{}", k + 1)), &scenario, &kr.result.result)?;
+            write_testbed_reports(&dir.join(format!("kernel-run-{}", k + 1)), &kr.result)?;
         }
         if !a.quiet && !a.json {
-            eprintln!("kernel run {}: {}", k + 1, accuracy_line(&kr.emulator));
-            for l in &kr.limits {
+            for why in &kr.set_aside {
+                eprintln!("kernel run {}: an attempt set aside and run again: {why}", k + 1);
+            }
+            eprintln!("kernel run {}: {}", k + 1, accuracy_line(&kr.result.emulator));
+            for l in &kr.result.limits {
                 eprintln!("kernel run {}: {}", k + 1, l.line());
             }
         }
         ours.push(r);
-        kernel.push(kr.result);
+        match kr.behind {
+            Some(why) => {
+                eprintln!("kernel run {}: left out of the comparison after {TRIES} attempts: {why}", k + 1);
+                left_out.push(k + 1);
+            }
+            None => kernel.push(kr.result.result),
+        }
     }
     let metrics: Vec<&Measure> = MEASURES.iter().collect();
-    let claims = judge(&format!("{} runs each", t.runs), &ours, &kernel, &metrics);
+    let claims = judge_kept(&format!("{} runs each", t.runs), &ours, &kernel, &left_out, u64::from(t.runs), TRIES, &metrics);
     let table = claims_table(&claims);
     if let Some(dir) = &a.out {
         let p = dir.join("twin.csv");
@@ -166,7 +178,8 @@ pub fn twin(t: &TwinArgs) -> Result<(), UserError> {
     print!("{}", table.render_text());
     let (holds, judged) = tally(&claims);
     println!(
-        "{holds} of {judged} metrics shown the same as the kernel's (equivalence at α = {ALPHA}, within what two of the kernel's runs differ by in 95 % of pairs; the seed column is the kernel's runs)"
+        "{holds} of {judged} metrics shown the same as the kernel's (equivalence at α = {ALPHA}, within what two of the kernel's runs differ by in 95 % of pairs; the seed column is the kernel's {} runs that kept the emulator on time)",
+        kernel.len()
     );
     if let Some(dir) = &a.out {
         println!("wrote {}/{{sim-seed-*,kernel-run-*,twin.csv}}", dir.display());
@@ -193,6 +206,9 @@ fn twin_once(a: &RunArgs, scenario: &crate::scenario::Scenario, tc: &TestbedConf
         for l in &kr.limits {
             println!("{}", l.line());
         }
+    }
+    if let Some(why) = kr.emulator.fell_behind(&tc.sim) {
+        println!("warning: {why}; this kernel run measured the host as much as the model's link (--runs N runs it again where it falls behind)");
     }
     if let Some(dir) = &a.out {
         println!("wrote {}/{{sim,kernel,twin.csv}}", dir.display());

@@ -19,6 +19,7 @@ pub fn accuracy_line(r: &EmulatorReport) -> String {
         "rate error not measured (frames overtake in the delay line)".to_string()
     };
     let scheduler = if r.realtime { "SCHED_FIFO" } else { "default scheduler: no real-time priority allowed" };
+    let awake = if r.cpus_kept_awake { ", CPUs kept awake" } else { ", CPUs allowed to halt: no wake-up latency request" };
     let send = if r.send_latency_samples > 0 {
         format!(
             "; senders answer an ACK in {:.1} us (p1 {:.1}, p99 {:.1}; {} ACKs)",
@@ -28,7 +29,7 @@ pub fn accuracy_line(r: &EmulatorReport) -> String {
         String::new()
     };
     format!(
-        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us ({scheduler}), {} socket drops, {:.0} frames per CPU second{send}",
+        "emulator: {rate}, timing error p50 {:.1} us p99 {:.1} us max {:.0} us ({scheduler}{awake}), {} socket drops, {:.0} frames per CPU second{send}",
         r.timing_error_p50_us,
         r.timing_error_p99_us,
         r.timing_error_max_us,
@@ -218,6 +219,35 @@ pub fn judge(what: &str, ours: &[RunResult], kernel: &[RunResult], metrics: &[&M
         .collect()
 }
 
+/// [`judge`] on the kernel runs that are the model's link (`kernel`), where the runs numbered in
+/// `left_out` (of `runs` in all) were left out because the emulator fell behind in each of
+/// their `tries` attempts ([`crate::kernel_run`]). Every claim says what it rests on; with
+/// fewer than two runs kept, none can be judged and each says why.
+pub fn judge_kept(what: &str, ours: &[RunResult], kernel: &[RunResult], left_out: &[u64], runs: u64, tries: usize, metrics: &[&Measure]) -> Vec<Claim> {
+    if left_out.is_empty() {
+        return judge(what, ours, kernel, metrics);
+    }
+    let which = format!("run{} {}", if left_out.len() > 1 { "s" } else { "" }, left_out.iter().map(u64::to_string).collect::<Vec<_>>().join(", "));
+    if kernel.len() < 2 {
+        let reason = format!(
+            "the emulator fell behind in each of {tries} attempts at kernel {which}, leaving {} of {runs} runs that are the model's link: the host stalled the forwarder",
+            kernel.len()
+        );
+        return metrics
+            .iter()
+            .map(|m| Claim::not_comparable(&format!("{what}: {}", m.metric), format!("{} kernel runs kept", kernel.len()), format!("{} runs", ours.len()), &reason))
+            .collect();
+    }
+    let rests = format!("on {} of {runs} kernel runs: {which} left out, the emulator having fallen behind in each of {tries} attempts", kernel.len());
+    judge(what, ours, kernel, metrics)
+        .into_iter()
+        .map(|c| {
+            let why = if c.why.is_empty() { format!("rests {rests}") } else { format!("{}; {rests}", c.why) };
+            c.because(&why)
+        })
+        .collect()
+}
+
 /// One run of each engine: each metric, their ratio, and how far apart they are (`agree`
 /// within 10 %, `close` within 30 %: a description of one pair of runs, not a test; several
 /// runs, `cclab twin --runs N`, are judged by [`judge`]).
@@ -250,6 +280,37 @@ mod tests {
         assert_eq!(kernel_margin(&Summary::of(&[3.0, 3.0]).unwrap(), 0.0), None);
         assert_eq!(kernel_margin(&Summary::of(&[3.0, 3.0]).unwrap(), 1.0), Some(1.0));
         assert_eq!(kernel_margin(&Summary::of(&[3.0]).unwrap(), 1.0), None);
+    }
+
+    /// A second of Reno on 10 Mbit/s, 60 ms, in the simulator (two seeds stand in for runs of
+    /// either engine).
+    fn runs(n: u64) -> Vec<RunResult> {
+        (1..=n)
+            .map(|seed| {
+                let cfg = sim::SimConfig {
+                    seed,
+                    duration: cc::Time::from_secs(1),
+                    sample_interval: Some(cc::Time::from_millis(100)),
+                    link: sim::LinkConfig { rate: cc::Rate::from_bits_per_sec(10e6), ..sim::LinkConfig::default() },
+                    flows: vec![sim::FlowConfig::new(cc::CcConfig::from_name("reno").unwrap(), cc::Time::from_millis(60))],
+                };
+                crate::run::simulate(cfg, true, "").map_err(|e| e.0).unwrap()
+            })
+            .collect()
+    }
+
+    /// With one kernel run of three kept, nothing can be judged and every claim says the
+    /// emulator fell behind; with two kept, each claim is judged and says which run it lacks;
+    /// with none left out, the claims are [`judge`]'s own.
+    #[test]
+    fn claims_say_which_kernel_runs_were_left_out() {
+        let (ours, kernel) = (runs(2), runs(2));
+        let metrics = [measure("goodput"), measure("retransmissions")];
+        let none = judge_kept("x", &ours, &kernel[..1], &[2, 3], 3, 3, &metrics);
+        assert!(none.iter().all(|c| c.verdict == Verdict::NotComparable && c.why.contains("kernel runs 2, 3") && c.why.contains("1 of 3 runs")), "{none:?}");
+        let kept = judge_kept("x", &ours, &kernel, &[3], 3, 3, &metrics);
+        assert!(kept.iter().all(|c| c.why.contains("on 2 of 3 kernel runs: run 3 left out")), "{kept:?}");
+        assert_eq!(judge_kept("x", &ours, &kernel, &[], 2, 3, &metrics), judge("x", &ours, &kernel, &metrics));
     }
 
     /// Kernel runs 1, 2, 3 (mean 2, sd 1): two differ by up to 6.085, more than the mean, so

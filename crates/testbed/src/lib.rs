@@ -19,6 +19,7 @@
 //! own namespace is never changed.
 
 pub mod bench;
+pub mod cpu_latency;
 pub mod emulator;
 pub mod ethtool;
 pub mod frame;

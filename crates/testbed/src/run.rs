@@ -1,6 +1,7 @@
 //! One testbed run: namespaces, emulator, receiver and senders, and the simulator's
 //! `RunResult` built from what they measured.
 
+use crate::cpu_latency;
 use crate::emulator::{Capture, Emulator, EmulatorReport};
 use crate::kernel::{self, FlowRecord, KernelFlow};
 use crate::netns::{self, Namespaces};
@@ -171,6 +172,8 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
         tcpinfo::ensure_congestion_control(name)?;
     }
     let cfg = &tc.sim;
+    // Held until the run ends (dropped with this function's locals).
+    let awake = cpu_latency::hold();
     let ns = Namespaces::create()?;
     if cfg.flows[0].sender.ecn {
         // Per namespace: /proc/sys/net is the opening thread's namespace's.
@@ -238,7 +241,8 @@ pub fn run_with_capture(tc: &TestbedConfig, capture: Option<Capture>) -> Result<
     if netns::interrupted() {
         return Err("testbed: interrupted; namespaces removed".into());
     }
-    let ((records, rows, sampling), emu, _received) = outcome?;
+    let ((records, rows, sampling), mut emu, _received) = outcome?;
+    emu.report.cpus_kept_awake = awake.is_some();
     let wall_time_s = wall.elapsed().as_secs_f64();
 
     let flows_summary: Vec<FlowSummary> = records.iter().enumerate().map(|(i, r)| flow_summary(cfg, i, &tc.cc[i], r)).collect();

@@ -383,6 +383,10 @@ fn kernel_reno_fills_a_lossless_link() {
     assert!(series.flows.len() >= 35 && series.link.len() >= 35, "{} rows", series.flows.len());
     assert!(series.flows.iter().all(|r| r.cwnd.is_some_and(|c| c >= 1.0)));
     assert_eq!(t.emulator.socket_drops, 0);
+    // The run kept the CPUs awake wherever the PM QoS device is writable (root, a kernel
+    // with it), and says so.
+    let writable = std::fs::OpenOptions::new().write(true).open("/dev/cpu_dma_latency").is_ok();
+    assert_eq!(t.emulator.cpus_kept_awake, writable);
     // Each ACK of a cwnd-limited sender releases a segment: the emulator times the sender's
     // answer for the ACKs data follows before the next ACK, at least a quarter of the
     // segments delivered, and no answer comes before its ACK (two veth hops lie between).
