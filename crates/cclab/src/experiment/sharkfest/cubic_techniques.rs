@@ -19,7 +19,7 @@
 use super::super::readings::{goodput_between, second_half_share};
 use super::super::run_one;
 use super::measure::{Link, TESTBED};
-use super::judge::{at_least, direction_apart};
+use super::judge::{at_least, direction_apart, pairs_margin, PAIRS_MARGIN};
 use crate::experiment::Claim;
 use crate::UserError;
 use cc::algorithms::cubic::CubicConfig;
@@ -97,6 +97,8 @@ pub fn claims(t: &Techniques, claims: &mut Vec<Claim>) {
         ),
         &t.friendly.0,
         &t.reno_own,
+        pairs_margin(),
+        PAIRS_MARGIN,
     );
     let why = format!("{}; {FRIENDLY_KERNEL}", friendly.why);
     claims.push(friendly.because_unless_held(&why));

@@ -1,6 +1,6 @@
 //! How the talk's claims about our own runs are judged: a direction between two sets of runs,
 //! paired by seed, holds only on every seed and beyond the seeds' spread; "at least" also holds
-//! where the two cannot be told apart. Shared by [`super::talk`] and the modules that add claims
+//! where A is shown to lie no further below B than a margin stated beside it. Shared by [`super::talk`] and the modules that add claims
 //! of their own ([`super::bbr_v2`], [`super::cubic_techniques`]).
 //!
 //! A few seeds can understate how much a share varies from run to run (Reno against Reno:
@@ -14,7 +14,7 @@
 //! as a Reno pair's does; the six runs are the only measure of that we have.
 
 use crate::experiment::Claim;
-use crate::stats::{mean, prediction_half_width, two_run_difference_half_width, welch_p, Summary};
+use crate::stats::{mean, prediction_half_width, two_run_difference_half_width, welch_interval, welch_p, Summary};
 use crate::table::num;
 use crate::verdict::{Verdict, ALPHA};
 
@@ -54,27 +54,43 @@ pub(super) fn direction_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&s
 }
 
 /// A claim "A at least B" checked as the direction "A above B" on every seed (which implies
-/// it), or, where that fails, as A no different from B by Welch's test at [`ALPHA`]: only a
-/// B significantly above A breaks it.
-pub(super) fn at_least(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
+/// it), or, where that fails, by non-inferiority: A is shown to lie no further below B than
+/// `margin` (from `source`, never from the runs judged) where the one-sided 95 % Welch lower
+/// bound of mean(A) − mean(B) lies above −margin. Failing to find A below B is not enough: a
+/// test that finds no difference on a few noisy seeds shows nothing.
+pub(super) fn at_least(mut c: Claim, a: &[f64], b: &[f64], margin: f64, source: &str) -> Claim {
     if c.holds() {
         return c;
     }
-    if let Some((p, text)) = welch(a, b) {
-        let lower = mean(a) < mean(b);
-        c.test = format!("{}, or no different (Welch's test: {text})", c.test);
-        if p >= ALPHA || !lower {
-            c.verdict = Verdict::Holds;
-            c.why = "not above on every seed, but no different from it beyond the runs' spread".into();
-        } else {
-            c.why = "significantly below it".into();
-        }
+    let (Some(sa), Some(sb)) = (Summary::of(a), Summary::of(b)) else { return c };
+    // The two-sided 90 % interval's lower end is the one-sided 95 % bound.
+    let Some((lower, _)) = welch_interval(&sa, &sb, 2.0 * ALPHA) else { return c };
+    c.test = format!(
+        "{}, or no further below it than {} ({source}): the one-sided 95 % Welch bound of the difference of means is {}",
+        c.test,
+        num(margin),
+        num(lower)
+    );
+    if lower > -margin {
+        c.verdict = Verdict::Holds;
+        c.why = format!("not above on every seed, but shown to be at most {} below it, within the margin", num(-lower));
+    } else {
+        c.why = format!("not above on every seed, and the runs cannot show it within {} below (the bound of the difference is {})", num(margin), num(lower));
     }
     c
 }
 
 /// Linux Reno against Linux Reno on 40 Mbit/s, 100 ms, one BDP, 90 s: the first flow's share
 /// over the second half, six kernel runs on our testbed (issue 15).
+///
+/// Their spread is timing noise as much as TCP's. Measured again on 2026-11-29 with the
+/// testbed's CPUs kept awake (`testbed::cpu_latency`) and the emulator on time (p99 lateness
+/// 25-121 µs in five runs, 345 µs in one), six runs gave 0.4730 once and 0.5340 ± 0.0002 five
+/// times: an exactly timed link locks the pair to one of a few phases of their packets against
+/// the bottleneck, so runs repeat to four figures unless they land on another phase. These six
+/// were taken while the emulator's vCPU could halt and wake milliseconds late, a bottleneck with
+/// the timing noise of the talk's virtual machines, which is the spread a single run of the
+/// talk's had; the exactly timed runs would give a margin of 0.09 instead of 0.22.
 pub const KERNEL_RENO_PAIRS: [f64; 6] = [0.53, 0.52, 0.43, 0.51, 0.51, 0.62];
 
 fn kernel_pairs() -> Summary {
@@ -120,15 +136,23 @@ pub(super) fn beyond_one_pair(mut c: Claim, shares: &[f64], above: bool) -> Clai
 /// single runs' shares differ in 95 % of runs (t(0.975, 5)·sd·√2 from [`KERNEL_RENO_PAIRS`]),
 /// the same margin [`apart_by_more_than_two_pairs`] asks two algorithms to exceed.
 pub(super) fn as_reno_share(claim: &str, ours: &[f64], reference: Summary) -> Claim {
-    let margin = two_run_difference_half_width(&kernel_pairs(), ALPHA).expect("six runs");
-    Claim::equivalent(claim, ours, reference, margin, "what two Linux Reno pairs' shares differ by in 95 % of runs", "")
+    Claim::equivalent(claim, ours, reference, pairs_margin(), PAIRS_MARGIN, "")
 }
+
+/// What two Linux Reno pairs' shares differ by in 95 % of runs: t(0.975, 5)·sd·√2 from
+/// [`KERNEL_RENO_PAIRS`], the margin every share claim on the talk's link is judged within.
+pub(super) fn pairs_margin() -> f64 {
+    two_run_difference_half_width(&kernel_pairs(), ALPHA).expect("six runs")
+}
+
+/// Where [`pairs_margin`] comes from, as a claim's test names it.
+pub(super) const PAIRS_MARGIN: &str = "what two Linux Reno pairs' shares differ by in 95 % of runs";
 
 /// "`a` above `b`" between two algorithms' shares on the talk's link that holds only if, besides
 /// `c`'s own test, `a` exceeds `b` by more than two single runs' shares differ in 95 % of runs
 /// (t(0.975, 5)·sd·√2 from [`KERNEL_RENO_PAIRS`]) on every seed.
 pub(super) fn apart_by_more_than_two_pairs(mut c: Claim, a: &[f64], b: &[f64]) -> Claim {
-    let half = two_run_difference_half_width(&kernel_pairs(), ALPHA).expect("six runs");
+    let half = pairs_margin();
     let apart = a.iter().zip(b).filter(|(x, y)| *x - *y > half).count();
     c.test = format!("{}; and apart by more than {} on every seed, what two Linux Reno pairs' shares differ by in 95 % of runs: {apart} of {}", c.test, num(half), a.len().min(b.len()));
     if c.holds() && apart < a.len().min(b.len()) {
