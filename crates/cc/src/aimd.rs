@@ -125,6 +125,10 @@ impl<L: AimdLaw> CongestionControl for Aimd<L> {
         self.law.on_tx_start(tx, ctx);
     }
 
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
+        self.w.restart_after_idle(restart, self.mss);
+    }
+
     fn on_timeout(&mut self, ctx: &mut Ctx) {
         if !self.in_recovery {
             let ss = self.law.ssthresh_after_timeout(&self.w, self.mss, ctx);

@@ -249,8 +249,8 @@ impl CongestionControl for Cc {
     fn on_spurious_loss(&mut self, ctx: &mut Ctx) {
         dispatch!(self, c => c.on_spurious_loss(ctx))
     }
-    fn on_idle_restart(&mut self, ctx: &mut Ctx) {
-        dispatch!(self, c => c.on_idle_restart(ctx))
+    fn on_idle_restart(&mut self, restart: &IdleRestart, ctx: &mut Ctx) {
+        dispatch!(self, c => c.on_idle_restart(restart, ctx))
     }
     fn on_tx_start(&mut self, tx: &TxStart, ctx: &mut Ctx) {
         dispatch!(self, c => c.on_tx_start(tx, ctx))

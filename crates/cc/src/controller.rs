@@ -169,6 +169,20 @@ pub struct TxStart {
     pub app_limited: bool,
 }
 
+/// The sender starts again after an idle period longer than its RTO, with nothing outstanding
+/// (RFC 5681 §4.1 and RFC 2861 §3; Linux `tcp_slow_start_after_idle_check` →
+/// `tcp_cwnd_restart`, on by default through `net.ipv4.tcp_slow_start_after_idle`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct IdleRestart {
+    /// Time since the sender's last transmission (Linux `now − lsndtime`).
+    pub idle: Time,
+    /// The retransmission timeout then (`icsk_rto`).
+    pub rto: Time,
+    /// The initial window (Linux `tcp_init_cwnd`), bytes: the restart window is
+    /// RW = min(IW, cwnd).
+    pub initial_window: Bytes,
+}
+
 /// The controller's decision: a window, a rate, or both. The driver always honours the pacing
 /// rate; with `cwnd = None` the flow is limited only by the receiver window and its rate.
 /// Windows and rates count payload bytes, like the delivery rate they are derived from.
@@ -280,8 +294,11 @@ pub trait CongestionControl {
     /// A loss was found to be spurious (undo).
     fn on_spurious_loss(&mut self, _ctx: &mut Ctx) {}
     /// The sender starts again after an idle period longer than an RTO (RFC 5681 §4.1;
-    /// Linux `CA_EVENT_CWND_RESTART`).
-    fn on_idle_restart(&mut self, _ctx: &mut Ctx) {}
+    /// Linux `CA_EVENT_CWND_RESTART`). Window-based controllers restart their window
+    /// ([`crate::window::RenoWindow::restart_after_idle`]) as Linux's `tcp_cwnd_restart` does
+    /// for every module; one that sets its own rate and window (Linux's `cong_control`
+    /// modules, BBR) keeps them, as Linux skips the restart for it.
+    fn on_idle_restart(&mut self, _restart: &IdleRestart, _ctx: &mut Ctx) {}
     /// The sender transmits with nothing in flight ([`TxStart`], Linux `CA_EVENT_TX_START`).
     fn on_tx_start(&mut self, _tx: &TxStart, _ctx: &mut Ctx) {}
     fn control(&self) -> Control;

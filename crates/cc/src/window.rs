@@ -7,7 +7,7 @@
 //! data (RFC 5681 eq. 3, `cwnd += a·SMSS·SMSS/cwnd` per ACK), accumulated in a credit counter
 //! like Linux's `tcp_cong_avoid_ai` so that no fraction of an increase is lost to rounding.
 
-use crate::controller::{Control, CwndUse, Snapshot};
+use crate::controller::{Control, CwndUse, IdleRestart, Snapshot};
 use crate::units::Bytes;
 
 /// cwnd and ssthresh in bytes, with the congestion-avoidance credit.
@@ -99,6 +99,37 @@ impl RenoWindow {
         self.cwnd = cwnd.max(mss);
     }
 
+    /// Restart after idle (RFC 5681 §4.1 with RFC 2861's decay, as Linux's
+    /// `tcp_cwnd_restart`), in whole segments as Linux counts them:
+    ///
+    /// ```text
+    /// ssthresh ← max(ssthresh, ⌊cwnd/2⌋ + ⌊cwnd/4⌋)          (tcp_current_ssthresh, Open state)
+    /// RW       ← min(IW, cwnd)
+    /// cwnd     ← max(⌊cwnd / 2^h⌋, RW),  h = ⌈idle/RTO⌉ − 1   (one halving per RTO idle past the first,
+    ///                                                       stopping once cwnd ≤ RW)
+    /// ```
+    ///
+    /// RFC 5681 sets cwnd to RW outright; RFC 2861 decays it by half per RTO, which Linux
+    /// follows and we with it. ssthresh keeps ¾ of the window the flow had, so slow start climbs
+    /// back to near it.
+    pub fn restart_after_idle(&mut self, r: &IdleRestart, mss: Bytes) {
+        let mss = mss.max(1);
+        let mut cwnd = self.cwnd / mss;
+        if self.ssthresh != Bytes::MAX {
+            let three_quarters = (cwnd >> 1) + (cwnd >> 2);
+            self.ssthresh = self.ssthresh.max(three_quarters * mss);
+        }
+        let restart = (r.initial_window / mss).min(cwnd);
+        let rto = r.rto.0.max(1);
+        // Linux: while ((delta -= rto) > 0 && cwnd > restart_cwnd) cwnd >>= 1;
+        let mut left = r.idle.0;
+        while left > rto && cwnd > restart {
+            left -= rto;
+            cwnd >>= 1;
+        }
+        self.cwnd = cwnd.max(restart).max(1) * mss;
+    }
+
     /// A pure window decision (no pacing), bursts of one segment.
     pub fn control(&self, mss: Bytes) -> Control {
         Control { cwnd: Some(self.cwnd), pacing_rate: None, quantum: mss }
@@ -130,7 +161,41 @@ impl RenoWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::Time;
     const MSS: Bytes = 1000;
+
+    fn idle(idle_ms: u64, rto_ms: u64) -> IdleRestart {
+        IdleRestart { idle: Time::from_millis(idle_ms), rto: Time::from_millis(rto_ms), initial_window: 10 * 1000 }
+    }
+
+    /// A window of 100 segments (MSS 1000 B, IW 10) idle for 1.5, 2.5 and 10 RTOs of 200 ms
+    /// halves once, twice, and until the restart window: ⌈idle/RTO⌉ − 1 halvings (Linux's
+    /// loop subtracts one RTO and halves while time is left), 100 → 50 → 25 → 12 → 10.
+    /// ssthresh rises to ¾ of the window (50 + 25 = 75) from 40, and an infinite one stays so.
+    #[test]
+    fn restart_after_idle_halves_once_per_rto_down_to_the_restart_window() {
+        for (idle_ms, cwnd) in [(300, 50), (500, 25), (700, 12), (2000, 10)] {
+            let mut w = RenoWindow { cwnd: 100_000, ssthresh: 40_000, ca_credit: 0.0 };
+            w.restart_after_idle(&idle(idle_ms, 200), 1000);
+            assert_eq!(w.cwnd, cwnd * 1000, "idle {idle_ms} ms");
+            assert_eq!(w.ssthresh, 75_000);
+        }
+        let mut w = RenoWindow::new(100_000);
+        w.restart_after_idle(&idle(2000, 200), 1000);
+        assert_eq!((w.cwnd, w.ssthresh), (10_000, Bytes::MAX));
+    }
+
+    /// A window below the initial window is the restart window itself: nothing halves it, and
+    /// exactly one RTO of idle (not more than one) halves nothing either.
+    #[test]
+    fn a_small_window_restarts_where_it_was() {
+        let mut w = RenoWindow { cwnd: 6_000, ssthresh: 8_000, ca_credit: 0.0 };
+        w.restart_after_idle(&idle(5000, 200), 1000);
+        assert_eq!(w.cwnd, 6_000);
+        let mut w = RenoWindow { cwnd: 100_000, ssthresh: 8_000, ca_credit: 0.0 };
+        w.restart_after_idle(&idle(200, 200), 1000);
+        assert_eq!(w.cwnd, 100_000);
+    }
 
     #[test]
     fn slow_start_doubles_per_rtt_and_stops_at_ssthresh() {

@@ -311,3 +311,31 @@ fn hybla_loses_its_start_up_overshoot_and_then_a_reno_like_few_per_epoch() {
     assert!(steady <= epochs * 2.0 * rho2, "10-60 s: {steady} retransmits > {epochs} epochs x {}", 2.0 * rho2);
     assert_eq!(r.summary.flows[0].timeouts, 0);
 }
+
+/// RFC 5681 §4.1 with RFC 2861's decay, as Linux's `tcp_cwnd_restart` applies it to every
+/// window-based module (not to BBR, whose `cong_control` keeps its own): a flow that restarts
+/// after an idle period longer than its RTO starts from no more than RW = min(IW, cwnd), its
+/// window halved once per RTO idle. Each algorithm alone on 10 Mbit/s, 100 ms, one BDP: busy
+/// until 5 s, then an application that writes nothing (1 bit/s, a segment every three hours)
+/// until 15 s, then busy again. The idle lasts 10 s less the drain of the last window (under
+/// 0.3 s with at most one BDP queued); the RTO stays under 1 s (an RTT of at most 200 ms plus
+/// the 200 ms floor or four deviations), so the window halves at least ⌈9.7⌉ − 1 = 9 times:
+/// any window under 10·2⁹ segments falls to RW = IW = 10. At 15.1 s, one RTT later, slow start
+/// has at most doubled it, so cwnd ≤ 2·IW = 20 segments, where the window at 4.9 s, above 20
+/// for the check to mean anything, would otherwise still stand.
+#[test]
+fn every_window_based_algorithm_restarts_its_window_after_idle() {
+    use cc::Family;
+    let iw = 10.0;
+    for a in ALGORITHMS.iter().filter(|a| matches!(a.family, Family::Loss | Family::Delay | Family::Hybrid)) {
+        let mut f = flow(a.name, 100);
+        f.app_schedule = vec![(Time::from_secs(5), Some(cc::Rate::from_bits_per_sec(1.0))), (Time::from_secs(15), None)];
+        let r = simulate(1, 17, link(10.0, QueueLimit::Bdp(1.0)), vec![f]);
+        let rows = &r.series.as_ref().unwrap().flows;
+        let cwnd_at = |t: f64| rows.iter().find(|s| (s.time - t).abs() < 1e-6).and_then(|s| s.cwnd).unwrap();
+        let (before, after) = (cwnd_at(4.9), cwnd_at(15.1));
+        eprintln!("{}: cwnd {before} segments at 4.9 s, {after} at 15.1 s", a.name);
+        assert!(before > 2.0 * iw, "{}: the window before the idle ({before}) is too small to tell", a.name);
+        assert!(after <= 2.0 * iw, "{}: {after} segments one RTT after a 10 s idle (before it: {before})", a.name);
+    }
+}

@@ -376,10 +376,12 @@ impl CongestionControl for Cdg {
         let ss = open.then(|| self.ssthresh());
         self.shell.timeout(ss);
     }
-    /// `CA_EVENT_CWND_RESTART`: every measurement starts again; the shadow window is cwnd.
-    fn on_idle_restart(&mut self, _ctx: &mut Ctx) {
+    /// `CA_EVENT_CWND_RESTART`: every measurement starts again; the shadow window is cwnd as
+    /// it was before `tcp_cwnd_restart` restarts it (the event comes first there).
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
         let init = CcInit { mss: self.shell.mss, initial_cwnd: self.shell.w.cwnd };
         *self = Cdg { shell: self.shell.clone(), ..Cdg::new(&self.cfg, init) };
+        self.shell.restart_after_idle(restart);
     }
     fn control(&self) -> Control {
         self.shell.control()

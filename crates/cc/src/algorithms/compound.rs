@@ -138,8 +138,11 @@ impl CongestionControl for Compound {
         self.dwnd = 0.0;
         self.shell.timeout(ss);
     }
-    fn on_idle_restart(&mut self, _ctx: &mut Ctx) {
+    /// The delay measurements start again, and the loss-based window restarts as every Linux
+    /// module's does (`tcp_cwnd_restart`); the delay window stays.
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
         self.rtt.restart();
+        self.shell.restart_after_idle(restart);
     }
     fn control(&self) -> Control {
         Control { cwnd: Some(self.win()), ..self.shell.control() }

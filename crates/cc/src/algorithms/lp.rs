@@ -160,6 +160,9 @@ impl CongestionControl for Lp {
             self.shell.w.reno_increase(fb.acked_bytes, self.shell.mss);
         }
     }
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
+        self.shell.restart_after_idle(restart);
+    }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         let ss = (!self.shell.in_recovery()).then(|| self.shell.cwnd_pkts() / 2);
         self.shell.timeout(ss);

@@ -316,6 +316,9 @@ impl CongestionControl for Nv {
             self.grow(fb.acked_bytes);
         }
     }
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
+        self.shell.restart_after_idle(restart);
+    }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         let ss = (!self.shell.in_recovery()).then(|| self.ssthresh());
         self.shell.timeout(ss);

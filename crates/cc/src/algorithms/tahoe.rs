@@ -49,6 +49,9 @@ impl CongestionControl for Tahoe {
             self.w.reno_increase(fb.acked_bytes, self.mss);
         }
     }
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
+        self.w.restart_after_idle(restart, self.mss);
+    }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         self.restart_slow_start();
     }

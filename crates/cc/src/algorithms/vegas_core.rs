@@ -182,6 +182,11 @@ impl Shell {
         self.in_recovery = true;
     }
 
+    /// Restart after idle ([`RenoWindow::restart_after_idle`], Linux `tcp_cwnd_restart`).
+    pub fn restart_after_idle(&mut self, restart: &IdleRestart) {
+        self.w.restart_after_idle(restart, self.mss);
+    }
+
     /// A retransmission timeout: `ssthresh_pkts` (computed only when the timeout opens the
     /// episode, RFC 5681 and Linux `tcp_enter_loss`), then a loss window of one segment.
     pub fn timeout(&mut self, ssthresh_pkts: Option<u64>) {
@@ -415,6 +420,9 @@ impl<L: VegasLaw> CongestionControl for VegasFamily<L> {
     }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         self.core.on_timeout();
+    }
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
+        self.core.shell.restart_after_idle(restart);
     }
     /// `tcp_vegas_cwnd_event`: `tcp_vegas_init` on `CA_EVENT_TX_START` (and on
     /// `CA_EVENT_CWND_RESTART`, which the sender always follows with TX_START, so this one hook

@@ -169,6 +169,9 @@ impl CongestionControl for Yeah {
             }
         }
     }
+    fn on_idle_restart(&mut self, restart: &IdleRestart, _ctx: &mut Ctx) {
+        self.shell.restart_after_idle(restart);
+    }
     fn on_timeout(&mut self, _ctx: &mut Ctx) {
         let ss = (!self.shell.in_recovery()).then(|| self.ssthresh());
         self.shell.timeout(ss);

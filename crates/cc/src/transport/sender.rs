@@ -15,6 +15,10 @@
 //!   window was filled over the current window of data ([`Feedback::cwnd_use`], Linux
 //!   `tcp_cwnd_validate`, [`super::cwnd_usage`]): a controller grows only a window the flow
 //!   uses, not one the receiver's window or the application holds back (`tcp_is_cwnd_limited`).
+//! - **Restart after idle** (RFC 5681 §4.1, RFC 2861; Linux `tcp_slow_start_after_idle_check`):
+//!   a transmission with nothing outstanding more than an RTO after the last one tells the
+//!   controller ([`IdleRestart`]), and window-based controllers restart their window as Linux's
+//!   `tcp_cwnd_restart` ([`crate::window::RenoWindow::restart_after_idle`]).
 //! - **Without SACK**: duplicate ACKs are counted as segments that left the network (Linux's
 //!   "Reno SACK" emulation); the third one retransmits the head. NewReno (RFC 6582) retransmits
 //!   the next hole on each partial ACK; Reno (RFC 5681) leaves recovery at the first new ACK.
@@ -801,8 +805,9 @@ impl SenderCore {
             self.rate.delivered_time = now;
             if let Some(last) = self.last_send {
                 if now - last > self.rtt.rto() {
+                    let restart = IdleRestart { idle: now - last, rto: self.rtt.rto(), initial_window: self.cfg.initial_window as Bytes * self.cfg.mss };
                     let (cc, mut ctx) = self.ctx(now);
-                    cc.on_idle_restart(&mut ctx);
+                    cc.on_idle_restart(&restart, &mut ctx);
                 }
             }
         }
