@@ -471,6 +471,7 @@ mod tests {
             ecn: ECT0,
             retransmission: false,
             hdr_rtt: Time::ZERO,
+            tsecr: Time::ZERO,
         }
     }
 

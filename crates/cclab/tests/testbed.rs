@@ -200,9 +200,10 @@ fn testbed_no_sack_takes_sack_off_the_kernels_connections() {
 /// fresh-clone run saw one such ACK in about 830 (its cause not traced further). So the two
 /// policies are told apart by one threshold: fewer than 10 ACKs of two or more segments with
 /// quickack, at least 10 with delayed ACKs. With it Linux delays as RFC 1122 §4.2.3.2
-/// allows, and ACKs that cover two segments at once appear (Linux also ACKs at once whenever a
-/// read opens its receive window, `tcp_cleanup_rbuf`, which it does on nearly every segment
-/// while the window grows, so the count of ACKs alone does not tell the policies apart). A
+/// allows, and ACKs that cover two segments at once appear (Linux also ACKs at once while its
+/// quick-ACK budget lasts, which every segment that grows its receive window refills,
+/// `tcp_grow_window`: nearly every segment while the window grows, so the count of ACKs alone
+/// does not tell the policies apart; `cc::transport::rcv_window`). A
 /// 1000-packet buffer keeps the 1 s run free of loss (10 Mbit/s delivers about 830 segments
 /// in 1 s and the sender cannot have 1000 more out), so no out-of-order data forces ACKs: the
 /// premise checked is that neither the link nor the emulator's socket dropped a packet. Not

@@ -82,6 +82,7 @@ impl StreamReceiver {
                     retransmission: d.flags & crate::wire::FLAG_RETX != 0,
                     hdr_rtt: d.hdr_rtt.unwrap_or(Time::ZERO),
                     nonce: 0, // the wire carries none: the nonce defence is the simulator's
+                    tsecr: Time::ZERO, // nor timestamps: its receivers keep no receive-window model
                 };
                 self.ep.on_data(now, &p, &mut self.backs);
                 self.send_backs(send);

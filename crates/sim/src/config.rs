@@ -152,7 +152,9 @@ pub struct FlowConfig {
     pub start: Time,
     pub stop: Option<Time>,
     pub sender: SenderConfig,
-    /// Acknowledge every second segment (or after 40 ms) instead of every segment.
+    /// Acknowledge as Linux's receiver does: every second segment (or after 40 ms), but every
+    /// segment while its quick-ACK budget lasts (`cc::transport::rcv_window`), instead of
+    /// every segment.
     pub delayed_ack: bool,
     /// TCP's three-way handshake (RFC 9293 §3.5): the first data leaves one base RTT after
     /// `start`, when SYN and SYN-ACK have crossed the path, as from a kernel's `connect()`;

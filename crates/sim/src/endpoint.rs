@@ -6,6 +6,7 @@ use crate::packet::DataPacket;
 use crate::config::{Transport, TCP_HEADER_BYTES, UDP_HEADER_BYTES};
 use cc::datagram::{CtrlMsg, DatagramReceiver, DatagramSender, DgArrival, DgInit};
 use cc::transport::{Ack, Misbehaviour, Receiver, ReceiverConfig, SenderConfig, SenderCore};
+use cc::transport::rcv_window::{RcvWindowConfig, TESTBED_SCALING_RATIO};
 use cc::{Bytes, CcRng, CongestionControl, Rate, Time};
 
 /// What travels back from receiver to sender.
@@ -26,6 +27,8 @@ pub struct Tx {
     pub hdr_rtt: Option<Time>,
     /// The TCP sender's nonce for the segment (0: none).
     pub nonce: u32,
+    /// The receiver's timestamp the segment echoes (TSecr), if any.
+    pub tsecr: Option<Time>,
 }
 
 /// Counters every transport keeps, for summaries.
@@ -90,7 +93,9 @@ pub struct Sample {
 
 pub enum Endpoint {
     /// `acks`: the receiver's ACKs for one arrival, reused so that no packet costs an allocation.
-    Tcp { sender: SenderCore, receiver: Receiver, acks: Vec<Ack> },
+    /// `ts_recent`: the latest timestamp the sender has had from the receiver's ACKs, which its
+    /// segments echo (RFC 7323 TS.Recent).
+    Tcp { sender: SenderCore, receiver: Receiver, acks: Vec<Ack>, ts_recent: Option<Time> },
     Datagram {
         sender: Box<dyn DatagramSender + Send>,
         receiver: Box<dyn DatagramReceiver + Send>,
@@ -122,13 +127,18 @@ impl Endpoint {
         match transport {
             Transport::Tcp(cc) => {
                 let tx = SenderCore::new(sender.clone(), cc, rng);
+                // Delayed ACKs as Linux's receiver sends them: every second segment or after
+                // 40 ms, but every segment while its quick-ACK budget lasts.
+                let rcv_window = delayed_ack
+                    .then_some(RcvWindowConfig { advmss: sender.mss, scaling_ratio: TESTBED_SCALING_RATIO });
                 let rx = Receiver::new(ReceiverConfig {
                     sack: sender.sack,
                     delack_segments: if delayed_ack { 2 } else { 1 },
                     attack,
+                    rcv_window,
                     ..ReceiverConfig::default()
                 });
-                (Endpoint::Tcp { sender: tx, receiver: rx, acks: Vec::new() }, TCP_HEADER_BYTES)
+                (Endpoint::Tcp { sender: tx, receiver: rx, acks: Vec::new(), ts_recent: None }, TCP_HEADER_BYTES)
             }
             Transport::Datagram(dg) => {
                 let init = DgInit { mss: sender.mss, data_limit: sender.data_limit, rng };
@@ -172,13 +182,14 @@ impl Endpoint {
     #[inline]
     pub fn poll_transmit(&mut self, now: Time) -> Option<Tx> {
         match self {
-            Endpoint::Tcp { sender, .. } => sender.poll_transmit(now).map(|t| Tx {
+            Endpoint::Tcp { sender, ts_recent, .. } => sender.poll_transmit(now).map(|t| Tx {
                 seq: t.seq,
                 len: t.len,
                 is_retransmission: t.is_retransmission,
                 ecn_capable: t.ecn_capable,
                 hdr_rtt: None,
                 nonce: sender.nonce(t.seq),
+                tsecr: *ts_recent,
             }),
             Endpoint::Datagram { sender, .. } => sender.poll_transmit(now).map(|t| Tx {
                 seq: t.seq,
@@ -187,6 +198,7 @@ impl Endpoint {
                 ecn_capable: t.ecn_capable,
                 hdr_rtt: t.sender_rtt,
                 nonce: 0,
+                tsecr: None,
             }),
         }
     }
@@ -224,7 +236,10 @@ impl Endpoint {
     /// Feedback reached the sender; returns an RTT sample to record, if any.
     pub fn on_back(&mut self, now: Time, back: &Back) -> Option<Time> {
         match (self, back) {
-            (Endpoint::Tcp { sender, .. }, Back::Ack(ack)) => sender.on_ack(now, ack).rtt_sample,
+            (Endpoint::Tcp { sender, ts_recent, .. }, Back::Ack(ack)) => {
+                *ts_recent = ack.tsval.max(*ts_recent);
+                sender.on_ack(now, ack).rtt_sample
+            }
             (Endpoint::Datagram { sender, .. }, Back::Ctrl(msg)) => {
                 sender.on_control(now, msg);
                 // An RTT sample where the feedback carries one: UDT's full ACK has the
@@ -244,7 +259,8 @@ impl Endpoint {
     pub fn on_data(&mut self, now: Time, p: &DataPacket, out: &mut Vec<Back>) {
         match self {
             Endpoint::Tcp { receiver, acks, .. } => {
-                receiver.on_arrival(now, p.seq, p.len as Bytes, p.sent, p.ecn == crate::packet::CE, p.nonce, acks);
+                let tsecr = (p.tsecr > Time::ZERO).then_some(p.tsecr);
+                receiver.on_arrival(now, p.seq, p.len as Bytes, p.sent, p.ecn == crate::packet::CE, p.nonce, tsecr, acks);
                 out.extend(acks.drain(..).map(Back::Ack));
             }
             Endpoint::Datagram { receiver, ctrl, .. } => {

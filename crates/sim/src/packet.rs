@@ -25,4 +25,6 @@ pub struct DataPacket {
     pub hdr_rtt: Time,
     /// The TCP sender's nonce for this segment (0: none; see `cc::transport::defence`).
     pub nonce: u32,
+    /// The receiver's timestamp this segment echoes (TSecr; zero if none).
+    pub tsecr: Time,
 }

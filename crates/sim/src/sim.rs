@@ -389,6 +389,7 @@ impl Simulation {
                 retransmission: tx.is_retransmission,
                 hdr_rtt: tx.hdr_rtt.unwrap_or(Time::ZERO),
                 nonce: tx.nonce,
+                tsecr: tx.tsecr.unwrap_or(Time::ZERO),
             };
             if let Some(tap) = &mut self.tap {
                 tap.data_sent(now, &p);

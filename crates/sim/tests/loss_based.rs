@@ -288,6 +288,44 @@ fn hystart_ack_train_survives_the_phase_randomiser_at_10_mbit() {
     }
 }
 
+/// The ACK train under delayed ACKs, as a Linux receiver sends them: 10 Mbit/s, 60 ms, a
+/// 50-packet buffer, the handshake first (twin's "10mbit-60ms-50pkts" link). Every second
+/// segment would be ACKed 2.4 ms apart, beyond `hystart_ack_delta_us` (2 ms), and no train
+/// would form; the exit would then come from the delay test a round after the queue stands, in
+/// the round starting at W0 = 160, and that round's overshoot over the path's 52 + 50 = 102
+/// packets would cost at least 160 − 102 = 58 segments. But Linux ACKs every segment while its
+/// receive window grows (`cc::transport::rcv_window`): its window opens at each round's start
+/// by about twice the last round's data, and the ACKs stay 1.2 ms apart until it has caught up.
+/// - In the round from W0 = 40 it catches up after about 25 segments (DRS from the previous
+///   round's 20: the clamp rises to ≈ 152.7 kB from 80.9 kB, 2·1448 bytes a segment), so that
+///   round's train lasts about 30 ms, under the threshold (61.2 ms + 1 ms)/2 = 31.1 ms.
+/// - In the round from W0 = 80 the window opens by more than the round, every ACK is 1.2 ms
+///   after the last, and the train fires at its 26th (31.2 ms): an exit at 80 + 26 = 106, one
+///   either way for where the round starts and one more if its first ACK covers two segments
+///   (the last of the previous round's pairs), 105-108. The kernel on the testbed exited at 107
+///   with 10 segments lost (its pcap and `TCPHystartTrainCwnd`, 2026-11-29).
+#[test]
+fn hystart_ack_train_fires_under_linux_delayed_acks_at_10_mbit() {
+    for seed in 1..=5 {
+        let mut f = flow("cubic", 60);
+        f.delayed_ack = true;
+        f.handshake = true;
+        let r = ::sim::run(::sim::SimConfig {
+            seed,
+            duration: Time::from_secs(2),
+            sample_interval: Some(Time::from_millis(5)),
+            link: link(10.0, QueueLimit::Packets(50)),
+            flows: vec![f],
+        })
+        .unwrap();
+        let s = r.series.as_ref().unwrap().flows.iter().find(|s| s.ssthresh.is_some()).expect("leaves slow start").clone();
+        let exit = s.ssthresh.unwrap();
+        assert!((105.0..=108.0).contains(&exit), "seed {seed}: HyStart exit at {exit} (at {} s), not 105-108", s.time);
+        let retr = r.summary.flows[0].retransmits;
+        assert!(retr < 58, "seed {seed}: {retr} retransmissions, as many as an exit a round later");
+    }
+}
+
 /// Issue 16, item 3: Hybla (Linux `tcp_hybla.c`) on the default link (40 Mbit/s, 100 ms, one
 /// BDP of buffer, 60 s). The path holds P = BDP + buffer = 666 packets; ρ = ⌊8·srtt/25 ms⌋/8 = 4.
 /// - Start-up: slow start adds 2^ρ − 1 = 15 segments per ACK. The first drop is found at most

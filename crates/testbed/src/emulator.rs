@@ -537,6 +537,7 @@ impl Emulator {
             retransmission: false,
             hdr_rtt: Time::ZERO,
             nonce: 0,
+            tsecr: Time::ZERO,
         };
         match self.access_delay[p.flow as usize] {
             Time::ZERO => self.enter_bottleneck(now, p),

@@ -16,6 +16,7 @@ pub mod misbehave;
 pub mod pacer;
 pub mod prr;
 pub mod rack;
+pub mod rcv_window;
 pub mod receiver;
 pub mod recovery_rounds;
 pub mod rtt;
@@ -56,6 +57,9 @@ pub struct Ack {
     pub echo: Option<Time>,
     /// One-way delay of that data packet, when the receiver can measure it.
     pub one_way_delay: Option<Time>,
+    /// When the receiver sent this ACK (its timestamp, TSval, RFC 7323): the sender echoes the
+    /// latest in its segments.
+    pub tsval: Option<Time>,
     /// Payload bytes of segment `cum_ack` also acknowledged: the byte offset a real TCP ACK
     /// number can name inside a segment. Always 0 from an honest receiver (it acknowledges whole
     /// segments); a misbehaving one uses it for ACK division (Savage et al. 1999 §3.1).

@@ -4,7 +4,11 @@
 //!   others repeat the most recently reported blocks; at most [`MAX_SACK_BLOCKS`].
 //! - Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2): at least every second full-sized segment,
 //!   within `delack_timeout` (40 ms, Linux's minimum); out-of-order segments and segments that
-//!   fill a hole are acknowledged at once.
+//!   fill a hole are acknowledged at once. With [`ReceiverConfig::rcv_window`], also every
+//!   segment while Linux's quick-ACK budget lasts, which its receive-window autotuning refills
+//!   ([`super::rcv_window`]).
+//! - Timestamps (RFC 7323): every ACK carries the time it was sent (`tsval`); the sender echoes
+//!   the latest in its segments (TSecr), which gives the receiver its RTT.
 //! - ECN (RFC 3168): ECE is echoed on every ACK sent after a CE mark (the simulated sender
 //!   reacts at most once per window, like a CWR handshake); the count of CE-marked segments since
 //!   the previous ACK is reported too, as accurate-ECN-style feedback for DCTCP.
@@ -14,6 +18,7 @@
 //!   [`Receiver::on_arrival`], which applies the attack to the honest receiver's ACKs.
 
 use super::misbehave::Misbehaviour;
+use super::rcv_window::{RcvWindow, RcvWindowConfig};
 use super::{Ack, SackBlock, MAX_SACK_BLOCKS};
 use crate::units::{Bytes, Time};
 use std::collections::BTreeMap;
@@ -26,11 +31,14 @@ pub struct ReceiverConfig {
     pub delack_timeout: Time,
     /// An attack on the sender (`None`: an honest receiver).
     pub attack: Option<Misbehaviour>,
+    /// Linux's quick ACKs and the receive-window autotuning behind them (`None`: an ACK every
+    /// `delack_segments` only, as RFC 1122 has it).
+    pub rcv_window: Option<RcvWindowConfig>,
 }
 
 impl Default for ReceiverConfig {
     fn default() -> Self {
-        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40), attack: None }
+        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40), attack: None, rcv_window: None }
     }
 }
 
@@ -70,12 +78,12 @@ pub struct Receiver {
     /// Highest segment received + 1, and the highest cumulative ACK claimed (optimistic ACKing).
     max_seen: u64,
     claimed: u64,
+    window: Option<RcvWindow>,
 }
 
 impl Receiver {
     pub fn new(cfg: ReceiverConfig) -> Receiver {
         Receiver {
-            cfg,
             rcv_nxt: 0,
             ooo: Vec::new(),
             recent: [0; MAX_SACK_BLOCKS + 1],
@@ -91,6 +99,8 @@ impl Receiver {
             ooo_nonces: BTreeMap::new(),
             max_seen: 0,
             claimed: 0,
+            window: cfg.rcv_window.map(RcvWindow::new),
+            cfg,
         }
     }
 
@@ -105,10 +115,11 @@ impl Receiver {
         bound - self.rcv_nxt - held
     }
 
-    /// A data segment of `len` payload bytes carrying `nonce` (0: none) arrived: the honest
-    /// receiver's ACK, if any, with the configured attack applied, go into `out`.
+    /// A data segment of `len` payload bytes carrying `nonce` (0: none) and echoing `tsecr`
+    /// arrived: the honest receiver's ACK, if any, with the configured attack applied, go into
+    /// `out`.
     #[allow(clippy::too_many_arguments)]
-    pub fn on_arrival(&mut self, now: Time, seq: u64, len: Bytes, sent: Time, ce: bool, nonce: u32, out: &mut Vec<Ack>) {
+    pub fn on_arrival(&mut self, now: Time, seq: u64, len: Bytes, sent: Time, ce: bool, nonce: u32, tsecr: Option<Time>, out: &mut Vec<Ack>) {
         let fresh = seq >= self.rcv_nxt && !self.holds(seq);
         if fresh {
             self.stats.delivered_bytes += len;
@@ -118,7 +129,7 @@ impl Receiver {
         }
         self.max_seen = self.max_seen.max(seq + 1);
         let (before, sum_before) = (self.rcv_nxt, self.nonce_sum);
-        let ack = self.on_segment(now, seq, sent, ce);
+        let ack = self.on_segment_echoing(now, seq, len, sent, ce, tsecr);
         if !self.ooo_nonces.is_empty() {
             for s in before..self.rcv_nxt {
                 if let Some(n) = self.ooo_nonces.remove(&s) {
@@ -191,7 +202,7 @@ impl Receiver {
     /// The delayed-ACK timer: acknowledge what is pending.
     pub fn on_timer(&mut self, now: Time) -> Option<Ack> {
         match self.delack_deadline {
-            Some(t) if t <= now && self.unacked_segments > 0 => Some(self.make_ack()),
+            Some(t) if t <= now && self.unacked_segments > 0 => Some(self.make_ack(now)),
             _ => {
                 self.delack_deadline = None;
                 None
@@ -199,10 +210,22 @@ impl Receiver {
         }
     }
 
-    /// A data segment arrived. `sent` is its send time (the timestamp the ACK echoes); `now`
-    /// minus `sent` is its one-way delay. Returns the ACK to send now, if any.
+    /// A full-sized data segment arrived with no timestamp echo, as
+    /// [`on_segment_echoing`](Self::on_segment_echoing).
     pub fn on_segment(&mut self, now: Time, seq: u64, sent: Time, ce: bool) -> Option<Ack> {
+        let len = self.cfg.rcv_window.map_or(0, |w| w.advmss);
+        self.on_segment_echoing(now, seq, len, sent, ce, None)
+    }
+
+    /// A data segment of `len` bytes arrived. `sent` is its send time (the timestamp the ACK
+    /// echoes); `now` minus `sent` is its one-way delay; `tsecr` is the send time of the ACK
+    /// whose timestamp it echoes. Returns the ACK to send now, if any.
+    pub fn on_segment_echoing(&mut self, now: Time, seq: u64, len: Bytes, sent: Time, ce: bool, tsecr: Option<Time>) -> Option<Ack> {
         self.stats.segments_received += 1;
+        if let Some(w) = &mut self.window {
+            w.on_timestamp(now, len, tsecr);
+        }
+        let rcv_nxt_before = self.rcv_nxt;
         if ce {
             self.stats.ce_marked += 1;
             self.ce_since_ack += 1;
@@ -210,7 +233,8 @@ impl Receiver {
         }
         self.last_echo = Some(sent);
         self.last_owd = Some(now - sent);
-        let immediate = if seq < self.rcv_nxt || self.holds(seq) {
+        let duplicate = seq < self.rcv_nxt || self.holds(seq);
+        let immediate = if duplicate {
             self.stats.duplicate_segments += 1;
             true // a duplicate: tell the sender where we are (RFC 5681 §4.2)
         } else if seq == self.rcv_nxt {
@@ -224,9 +248,20 @@ impl Receiver {
             self.insert_ooo(seq);
             true
         };
+        if let Some(w) = &mut self.window {
+            if duplicate {
+                w.on_duplicate();
+            } else {
+                // What the application reads now, and the span held out of order above it.
+                let read = (self.rcv_nxt - rcv_nxt_before) * len;
+                let ooo = self.ooo.last().map_or(0, |b| b.end - self.rcv_nxt) * len;
+                w.on_data(now, len, read, ooo);
+            }
+        }
+        let quick = self.window.as_ref().is_some_and(|w| w.quick());
         self.unacked_segments += 1;
-        if immediate || ce || self.unacked_segments >= self.cfg.delack_segments {
-            Some(self.make_ack())
+        if immediate || ce || quick || self.unacked_segments >= self.cfg.delack_segments {
+            Some(self.make_ack(now))
         } else {
             if self.delack_deadline.is_none() {
                 self.delack_deadline = Some(now + self.cfg.delack_timeout);
@@ -273,8 +308,12 @@ impl Receiver {
         self.ooo.get(i).filter(|b| b.start <= seq).copied()
     }
 
-    fn make_ack(&mut self) -> Ack {
+    fn make_ack(&mut self, now: Time) -> Ack {
+        if let Some(w) = &mut self.window {
+            w.on_ack_sent();
+        }
         let mut ack = Ack {
+            tsval: Some(now),
             cum_ack: self.rcv_nxt,
             ece: self.ece,
             ce_packets: self.ce_since_ack,
@@ -357,6 +396,25 @@ mod tests {
         assert_eq!(a.sack_blocks(), &[SackBlock { start: 7, end: 8 }]);
     }
 
+    /// Linux's delayed ACKs (`rcv_window`): the first 22 segments of a connection are ACKed one
+    /// by one (a budget of 16 that stays full while the window grows for six segments, then
+    /// drains), the rest every second segment, each ACK stamped with its send time.
+    #[test]
+    fn a_linux_receiver_acks_its_first_22_segments_one_by_one_then_every_second() {
+        use super::super::rcv_window::{RcvWindowConfig, TESTBED_SCALING_RATIO};
+        let mut r = Receiver::new(ReceiverConfig {
+            delack_segments: 2,
+            rcv_window: Some(RcvWindowConfig { advmss: 1448, scaling_ratio: TESTBED_SCALING_RATIO }),
+            ..ReceiverConfig::default()
+        });
+        let acked: Vec<bool> = (0..30).map(|s| r.on_segment(Time(s), s, Time(0), false).is_some()).collect();
+        assert!(acked[..22].iter().all(|&a| a), "{acked:?}");
+        assert_eq!(acked[22..], [false, true, false, true, false, true, false, true]);
+        let a = r.on_segment(Time(99), 30, Time(0), false);
+        assert!(a.is_none());
+        assert_eq!(r.on_segment(Time(100), 31, Time(0), false).unwrap().tsval, Some(Time(100)));
+    }
+
     #[test]
     fn at_most_three_blocks() {
         let mut r = rx();
@@ -405,7 +463,7 @@ mod tests {
     fn ack_division_acknowledges_a_segment_in_parts_then_whole() {
         let mut r = attacker(Misbehaviour::AckDivision { split: 4 });
         let mut out = Vec::new();
-        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, None, &mut out);
         let got: Vec<(u64, u32)> = out.iter().map(|a| (a.cum_ack, a.offset)).collect();
         assert_eq!(got, [(0, 250), (0, 500), (0, 750), (1, 0)]);
         assert_eq!(r.stats().attack_acks, 3);
@@ -416,10 +474,10 @@ mod tests {
     fn spoofed_duplicates_only_while_a_hole_is_open() {
         let mut r = attacker(Misbehaviour::DupAckSpoofing { count: 3 });
         let mut out = Vec::new();
-        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, None, &mut out);
         assert_eq!(out.len(), 1);
         out.clear();
-        r.on_arrival(Time(0), 2, 1000, Time(0), false, 0, &mut out);
+        r.on_arrival(Time(0), 2, 1000, Time(0), false, 0, None, &mut out);
         assert_eq!(out.len(), 4);
         assert!(out.iter().all(|a| a.cum_ack == 1));
     }
@@ -430,11 +488,11 @@ mod tests {
     fn optimistic_acks_lead_and_their_holes_are_lost() {
         let mut r = attacker(Misbehaviour::OptimisticAck { lead: 5 });
         let mut out = Vec::new();
-        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, &mut out);
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 0, None, &mut out);
         assert_eq!(out.iter().map(|a| a.cum_ack).collect::<Vec<_>>(), [1, 6]);
         // Segment 1 is dropped; 2 and 3 arrive.
         for s in [2, 3] {
-            r.on_arrival(Time(0), s, 1000, Time(0), false, 0, &mut out);
+            r.on_arrival(Time(0), s, 1000, Time(0), false, 0, None, &mut out);
         }
         assert_eq!(out.last().unwrap().cum_ack, 9);
         assert_eq!(r.app_lost_segments(), 1);
@@ -447,9 +505,9 @@ mod tests {
     fn the_nonce_sum_follows_the_cumulative_ack() {
         let mut r = rx();
         let mut out = Vec::new();
-        r.on_arrival(Time(0), 1, 1000, Time(0), false, 7, &mut out);
+        r.on_arrival(Time(0), 1, 1000, Time(0), false, 7, None, &mut out);
         assert_eq!((out[0].cum_ack, out[0].nonce_sum), (0, 0));
-        r.on_arrival(Time(0), 0, 1000, Time(0), false, 5, &mut out);
+        r.on_arrival(Time(0), 0, 1000, Time(0), false, 5, None, &mut out);
         assert_eq!((out[1].cum_ack, out[1].nonce_sum), (2, 12));
     }
 }

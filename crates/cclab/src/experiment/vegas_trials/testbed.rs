@@ -9,7 +9,7 @@
 //! | duration | 10 s | iperf 2's default `-t` (the seed ran `iperf -c ADDRESS` with no options) |
 //! | segment size | 1448 bytes | a 1500-byte Ethernet MTU with TCP timestamps (Linux's default) |
 //! | initial window | 10 segments | Linux since 3.0 (RFC 6928) |
-//! | delayed ACKs | every second segment, 40 ms timer | Linux's receiver (`TCP_DELACK_MIN`) |
+//! | delayed ACKs | every second segment, 40 ms timer, every segment while the quick-ACK budget lasts | Linux's receiver (`TCP_DELACK_MIN`, `tcp_grow_window`; `cc::transport::rcv_window`, from Linux 6.18) |
 //! | queue | 1000 packets, drop-tail | `txqueuelen` 1000, Linux's default for Ethernet devices |
 //! | RTT | 0.1 ms fixed plus host noise (below): 0.1-0.3 ms, 0.2 ms on average | a round trip between two guests on one host: VMware's measurements ("Network I/O Latency on VMware vSphere 5", 2012) put the virtualisation overhead at tens of microseconds per round trip on a tuned server host, rising to hundreds under CPU contention; a hosted hypervisor on a desktop, as a course's "provided virtual machine" runs, sits at the upper end |
 //! | host noise | each ACK reaches the sender's TCP after a delay uniform on [0, 0.2 ms], in order | the same paper's "few hundreds of microseconds" under contention (both guests run iperf flat out), and Whiteaker, Schneider & Teixeira, "Explaining packet delays under virtualization" (CCR 2011): the delay a guest adds comes from scheduling and is largest when the guests are busy with network I/O; the simulator's per-ACK `host_jitter` (FIFO, so no reordering, as a virtual NIC's ring) carries it. Netem's jitter would reorder packets, which a virtual NIC does not, so we do not use it for this |
