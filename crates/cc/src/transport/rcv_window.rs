@@ -28,16 +28,17 @@
 //! segment with a new echo, and the time to receive one advertised window's worth of data
 //! (`tcp_rcv_rtt_measure`, which also runs with timestamps). A smaller sample replaces the
 //! estimate; a larger timestamp sample moves it by 1/8, a larger window sample is ignored
-//! (`tcp_rcv_rtt_update` since the series of "tcp: fix sk_rcvbuf overshoot", 2025). The first measure starts with the connection, `space = min(rcv_wnd,
-//! 10·advmss)` (`tcp_init_buffer_space`).
+//! (`tcp_rcv_rtt_update` since the series of "tcp: fix sk_rcvbuf overshoot", 2025). The first
+//! measure starts with the connection, `space = min(rcv_wnd, 10·advmss)`
+//! (`tcp_init_buffer_space`).
 //!
 //! In slow start, then, the window opens by about twice a round's data at the start of each
 //! round and the receiver ACKs every segment until `rcv_ssthresh` has caught up, most of the
 //! round; in congestion avoidance the window is open already and ACKs go every second segment.
 //! On the testbed (Linux 6.18, 10 Mbit/s, 60 ms) the kernel's receiver ACKed segments 1-22
-//! one by one (10 of them from the first budget of 16), then every second one while its window
-//! stood at 80,896 bytes (131,072·158/256), then one by one again for the first 22 segments of
-//! the third round, as its window rose to 151,552.
+//! one by one (its budget of 16 stayed full while the window grew over the first six, then
+//! drained), then every second one while its window stood at 80,896 bytes (131,072·158/256),
+//! then one by one again for 24 segments of the third round, as its window rose to 151,552.
 //!
 //! Modelled with an application that reads each segment as it arrives, so `tcp_space` is
 //! the whole buffer and `copied` is what came in order. The advertised window is not enforced
