@@ -225,9 +225,10 @@ impl RcvWindow {
         self.quick = self.quick.max(budget.min(MAX_QUICKACKS));
     }
 
-    /// `tcp_grow_window`: the application reads at once, so `tcp_space` is the whole buffer.
+    /// `tcp_grow_window`. The application reads at once, so `tcp_space` is the whole buffer's
+    /// window, which is `window_clamp` itself: `room = window_clamp − rcv_ssthresh`.
     fn grow_window(&mut self, len: Bytes) {
-        let room = self.window_clamp.min(win_from_space(self.ratio, self.rcvbuf)).saturating_sub(self.rcv_ssthresh);
+        let room = self.window_clamp.saturating_sub(self.rcv_ssthresh);
         if room == 0 {
             return;
         }
