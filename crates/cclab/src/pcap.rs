@@ -3,13 +3,15 @@
 //! then happens to it there) and each ACK or control message as it comes back, so Wireshark's
 //! TCP analysis sees the retransmissions the summary counts.
 //!
-//! Frames are Ethernet + IPv4 + TCP for TCP flows, with a synthetic three-way handshake at the
-//! flow's start (MSS, SACK-permitted if the flow uses SACK, timestamps, window scale, the ECN
-//! setup flags) so that Wireshark knows the options; and Ethernet + IPv4 + UDP for datagram
+//! Frames are Ethernet + IPv4 + TCP for TCP flows, with a three-way handshake announcing the
+//! options (MSS, SACK-permitted if the flow uses SACK, timestamps, window scale, the ECN setup
+//! flags) so that Wireshark knows them: a flow with `handshake` has its SYN at its start and its
+//! SYN-ACK and ACK one base RTT later, with its first data, as the simulator runs it; a flow
+//! without one gets a synthetic handshake at the instant its data starts. And Ethernet + IPv4 + UDP for datagram
 //! flows, whose payload starts with a small header of ours (below). Frames are cut after the
 //! headers (the IP total length still gives the full size, and the checksums are computed over
-//! the full packet with an all-zero payload); timestamps are the simulation's, in nanoseconds
-//! from the epoch.
+//! the full packet with an all-zero payload); timestamps are the simulation's, in nanoseconds,
+//! from [`CAPTURE_EPOCH`] (2000-01-01 UTC) at simulated time 0.
 //!
 //! Flow *k*'s sender is 10.0.0.1 port 40000 + *k* and its receiver 10.0.1.1 port 5201 (past
 //! 25,536 flows the senders move on to 10.128.x.y). Sequence numbers start from fixed ISNs.
@@ -28,6 +30,12 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;
 use std::time::Duration;
+
+/// The wall-clock instant a capture's simulated time 0 is written as: 2000-01-01 00:00:00 UTC,
+/// fixed so that the same run gives the same bytes. Not the Unix epoch itself: Wireshark takes a
+/// SYN stamped 0 s for one it has not seen and then reports no initial RTT
+/// (`tcp.analysis.initial_rtt`).
+pub const CAPTURE_EPOCH: Duration = Duration::from_secs(946_684_800);
 
 /// Bytes captured of each frame at most (`tcpdump -s 128`): every header fits.
 pub const SNAPLEN: u32 = 128;
@@ -167,12 +175,14 @@ struct FlowState {
     ts_recent: u32,
     /// A short last segment of a sized transfer: its number and the byte offset after it.
     last: Option<(u64, u64)>,
+    /// When the SYN of a flow with a handshake left.
+    syn_at: Option<Time>,
 }
 
 impl FlowState {
     fn new(flow: u32, info: FlowInfo) -> FlowState {
         let isn = [0x1000_0000u32.wrapping_add(flow.wrapping_mul(0x0100_0193)), 0x8000_0000u32.wrapping_add(flow.wrapping_mul(0x0100_0193))];
-        FlowState { info, forward: Route::forward(flow), isn, ip_id: [0, 0], ts_recent: 0, last: None }
+        FlowState { info, forward: Route::forward(flow), isn, ip_id: [0, 0], ts_recent: 0, last: None, syn_at: None }
     }
 
     /// The byte offset of segment `seg` in the stream.
@@ -204,33 +214,40 @@ impl FlowState {
         h
     }
 
-    /// The SYN, SYN-ACK and ACK of a handshake at `now`, as (direction, header).
-    fn handshake(&self, now: Time) -> Result<[(usize, TcpHeader); 3], String> {
-        let ts = ts_ms(now);
-        let mss = TcpOptionElement::MaximumSegmentSize(u16::try_from(self.info.mss).unwrap_or(u16::MAX));
-        let sack_ok: &[TcpOptionElement] = if self.info.sack {
-            &[TcpOptionElement::SelectiveAcknowledgementPermitted]
+    /// The options of a SYN or SYN-ACK: MSS, SACK-permitted (or two NOPs), timestamps, window
+    /// scale.
+    fn syn_options(&self, tsval: u32, tsecr: u32) -> Vec<TcpOptionElement> {
+        let mut o = vec![TcpOptionElement::MaximumSegmentSize(u16::try_from(self.info.mss).unwrap_or(u16::MAX))];
+        if self.info.sack {
+            o.push(TcpOptionElement::SelectiveAcknowledgementPermitted);
         } else {
-            &[TcpOptionElement::Noop, TcpOptionElement::Noop]
-        };
-        let syn_options = |tsecr| {
-            let mut o = vec![mss.clone()];
-            o.extend_from_slice(sack_ok);
-            o.extend([TcpOptionElement::Timestamp(ts, tsecr), TcpOptionElement::Noop, TcpOptionElement::WindowScale(WINDOW_SCALE)]);
-            o
-        };
+            o.extend([TcpOptionElement::Noop, TcpOptionElement::Noop]);
+        }
+        o.extend([TcpOptionElement::Timestamp(tsval, tsecr), TcpOptionElement::Noop, TcpOptionElement::WindowScale(WINDOW_SCALE)]);
+        o
+    }
+
+    /// The SYN leaving at `now` (an ECN-setup SYN, RFC 3168 §6.1.1, if the flow uses ECN).
+    fn syn(&self, now: Time) -> Result<TcpHeader, String> {
         let mut syn = self.tcp_header(0, self.isn[0], 0);
         syn.ack = false;
         syn.syn = true;
         (syn.ece, syn.cwr) = (self.info.ecn, self.info.ecn);
-        syn.set_options(&syn_options(0)).map_err(|e| e.to_string())?;
+        syn.set_options(&self.syn_options(ts_ms(now), 0)).map_err(|e| e.to_string())?;
+        Ok(syn)
+    }
+
+    /// The SYN-ACK arriving at `now` for a SYN sent at `syn_at`, and the sender's ACK of it, as
+    /// (direction, header).
+    fn syn_ack_and_ack(&self, syn_at: Time, now: Time) -> Result<[(usize, TcpHeader); 2], String> {
+        let ts = ts_ms(now);
         let mut syn_ack = self.tcp_header(1, self.isn[1], self.isn[0].wrapping_add(1));
         syn_ack.syn = true;
         syn_ack.ece = self.info.ecn;
-        syn_ack.set_options(&syn_options(ts)).map_err(|e| e.to_string())?;
+        syn_ack.set_options(&self.syn_options(ts, ts_ms(syn_at))).map_err(|e| e.to_string())?;
         let mut ack = self.tcp_header(0, self.isn[0].wrapping_add(1), self.isn[1].wrapping_add(1));
         ack.set_options(&[TcpOptionElement::Noop, TcpOptionElement::Noop, TcpOptionElement::Timestamp(ts, ts)]).map_err(|e| e.to_string())?;
-        Ok([(0, syn), (1, syn_ack), (0, ack)])
+        Ok([(1, syn_ack), (0, ack)])
     }
 
     /// A data segment's TCP header.
@@ -352,7 +369,7 @@ impl Sink {
             return;
         }
         let written = frame.and_then(|f| {
-            let packet = PcapPacket::new(Duration::from_nanos(now.0), f.wire_len, f.captured);
+            let packet = PcapPacket::new(CAPTURE_EPOCH + Duration::from_nanos(now.0), f.wire_len, f.captured);
             self.writer.write_packet(&packet).map(|_| ()).map_err(|e| e.to_string())
         });
         if let Err(e) = written {
@@ -392,25 +409,59 @@ impl PcapTap {
 
 }
 
-impl Tap for PcapTap {
-    fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo) {
+impl PcapTap {
+    /// Writes TCP segments without payload in the given directions.
+    fn write_bare(&mut self, now: Time, flow: usize, segments: Result<Vec<(usize, TcpHeader)>, String>) {
+        let Some(st) = self.flows.get_mut(flow).and_then(Option::as_mut) else { return };
+        match segments {
+            Ok(segments) => {
+                for (dir, h) in segments {
+                    let (route, id) = st.next_hop(dir);
+                    self.sink.write(now, self.frames.tcp(&route, NOT_ECT, id, h, 0));
+                }
+            }
+            Err(e) => self.sink.write(now, Err(e)),
+        }
+    }
+
+    /// A fresh state for `flow`.
+    fn open(&mut self, flow: u32, info: &FlowInfo) -> &mut FlowState {
         let i = flow as usize;
         if self.flows.len() <= i {
             self.flows.resize_with(i + 1, || None);
         }
-        let mut st = FlowState::new(flow, *info);
-        if info.tcp {
-            match st.handshake(now) {
-                Ok(segments) => {
-                    for (dir, h) in segments {
-                        let (route, id) = st.next_hop(dir);
-                        self.sink.write(now, self.frames.tcp(&route, NOT_ECT, id, h, 0));
-                    }
-                }
-                Err(e) => self.sink.write(now, Err(e)),
-            }
+        self.flows[i].insert(FlowState::new(flow, *info))
+    }
+}
+
+impl Tap for PcapTap {
+    fn syn_sent(&mut self, now: Time, flow: u32, info: &FlowInfo) {
+        let st = self.open(flow, info);
+        st.syn_at = Some(now);
+        let syn = st.syn(now).map(|h| vec![(0, h)]);
+        self.write_bare(now, flow as usize, syn);
+    }
+
+    /// The handshake's SYN-ACK and ACK come now, one base RTT after the SYN; a flow without a
+    /// handshake gets all three segments of a synthetic one here, so that Wireshark learns the
+    /// options.
+    fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo) {
+        let syn_at = self.flows.get(flow as usize).and_then(Option::as_ref).and_then(|st| st.syn_at);
+        let st: &FlowState = match syn_at {
+            None => self.open(flow, info),
+            Some(_) => match self.flows[flow as usize].as_ref() {
+                Some(st) => st,
+                None => return,
+            },
+        };
+        if !info.tcp {
+            return;
         }
-        self.flows[i] = Some(st);
+        let segments = match syn_at {
+            Some(at) => st.syn_ack_and_ack(at, now).map(Vec::from),
+            None => st.syn(now).and_then(|syn| Ok([vec![(0, syn)], Vec::from(st.syn_ack_and_ack(now, now)?)].concat())),
+        };
+        self.write_bare(now, flow as usize, segments);
     }
 
     fn data_sent(&mut self, now: Time, p: &DataPacket) {
@@ -597,28 +648,29 @@ mod tests {
     #[test]
     fn the_handshake_announces_the_options() {
         let st = FlowState::new(1, info(true, true));
-        let [(d0, syn), (d1, syn_ack), (d2, ack)] = st.handshake(Time(3_000_000)).unwrap();
-        assert_eq!((d0, d1, d2), (0, 1, 0));
+        let syn = st.syn(Time(3_000_000)).unwrap();
+        let [(d1, syn_ack), (d2, ack)] = st.syn_ack_and_ack(Time(3_000_000), Time(43_000_000)).unwrap();
+        assert_eq!((d1, d2), (1, 0));
         assert!(syn.syn && !syn.ack && syn.ece && syn.cwr, "an ECN-setup SYN");
         assert_eq!(syn.sequence_number, st.isn[0]);
-        let want = |tsecr| {
+        let want = |tsval, tsecr| {
             vec![
                 TcpOptionElement::MaximumSegmentSize(1448),
                 TcpOptionElement::SelectiveAcknowledgementPermitted,
-                TcpOptionElement::Timestamp(3, tsecr),
+                TcpOptionElement::Timestamp(tsval, tsecr),
                 TcpOptionElement::Noop,
                 TcpOptionElement::WindowScale(WINDOW_SCALE),
             ]
         };
         let opts = |h: &TcpHeader| h.options_iterator().map(Result::unwrap).collect::<Vec<_>>();
-        assert_eq!(opts(&syn), want(0));
+        assert_eq!(opts(&syn), want(3, 0));
         assert!(syn_ack.syn && syn_ack.ack && syn_ack.ece && !syn_ack.cwr);
         assert_eq!((syn_ack.sequence_number, syn_ack.acknowledgment_number), (st.isn[1], st.isn[0].wrapping_add(1)));
-        assert_eq!(opts(&syn_ack), want(3));
+        assert_eq!(opts(&syn_ack), want(43, 3), "the SYN-ACK echoes the SYN's TSval");
         assert!(ack.ack && !ack.syn);
         assert_eq!((ack.sequence_number, ack.acknowledgment_number), (st.isn[0].wrapping_add(1), st.isn[1].wrapping_add(1)));
         let no_sack = FlowState::new(1, FlowInfo { ecn: false, ..info(true, false) });
-        let [(_, syn), ..] = no_sack.handshake(Time::ZERO).unwrap();
+        let syn = no_sack.syn(Time::ZERO).unwrap();
         assert!(!syn.ece && !syn.cwr);
         assert!(!opts(&syn).contains(&TcpOptionElement::SelectiveAcknowledgementPermitted));
     }
@@ -663,12 +715,14 @@ mod tests {
         let path = dir.path().join("t.pcap");
         let mut tap = PcapTap::create(&path).unwrap();
         tap.flow_started(Time(5), 0, &info(true, true));
+        tap.syn_sent(Time(10_000_000), 2, &info(true, true));
         tap.data_sent(Time(123_456_789), &packet(0, 0, MSS as u32));
         tap.feedback_received(Time(200_000_001), 0, &Back::Ack(Ack { cum_ack: 1, echo: Some(Time(123_456_789)), ..Ack::default() }));
         tap.flow_started(Time(300_000_000), 1, &info(false, false));
         tap.data_sent(Time(300_000_000), &packet(1, 0, 1000));
         tap.feedback_received(Time(400_000_000), 1, &Back::Ctrl(CtrlMsg::Syn { received: 1 }));
         tap.feedback_received(Time(400_000_000), 9, &Back::Ctrl(CtrlMsg::Syn { received: 1 }));
+        tap.flow_started(Time(410_000_000), 2, &info(true, true));
         Box::new(tap).finish().unwrap();
 
         let mut reader = PcapReader::new(File::open(&path).unwrap()).unwrap();
@@ -677,7 +731,7 @@ mod tests {
         let mut got = Vec::new();
         while let Some(p) = reader.next_packet() {
             let p = p.unwrap();
-            got.push((p.timestamp.as_nanos(), p.orig_len, p.data.len()));
+            got.push(((p.timestamp - CAPTURE_EPOCH).as_nanos(), p.orig_len, p.data.len()));
         }
         let tcp_data = (TCP_AT + 32) as u32;
         assert_eq!(
@@ -686,12 +740,16 @@ mod tests {
                 (5, 74, 74),
                 (5, 74, 74),
                 (5, 66, 66),
+                (10_000_000, 74, 74),
                 (123_456_789, tcp_data + 1448, tcp_data as usize),
                 (200_000_001, 66, 66),
                 (300_000_000, (TCP_AT + 8 + 1000) as u32, TCP_AT + 8 + DATAGRAM_HEADER_LEN),
                 (400_000_000, (TCP_AT + 8 + 9) as u32, TCP_AT + 8 + 9),
+                (410_000_000, 74, 74),
+                (410_000_000, 66, 66),
             ],
-            "handshake, data, ACK, datagram, control message; nothing for an unknown flow"
+            "a synthetic handshake at a start, a handshake's SYN at its own time and its SYN-ACK and ACK \
+             at the first data, data, ACK, datagram, control message; nothing for an unknown flow"
         );
     }
 

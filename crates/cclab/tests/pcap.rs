@@ -125,6 +125,28 @@ fn tshark_reads_every_packet_of_a_lossless_run() {
     assert!(good_acks.lines().count() > 100, "ACK checksums verified");
 }
 
+/// With `--handshake` the SYN leaves at the flow's start and the SYN-ACK comes back one base RTT
+/// later, with the first data: Wireshark's initial RTT (SYN to the ACK of the SYN-ACK) is the
+/// path's base RTT, 60 ms, and the first data follows that ACK at once.
+#[test]
+fn a_handshake_takes_one_base_rtt_in_the_capture() {
+    if !want_tshark() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("handshake.pcap");
+    run_with_pcap(&["--cc", "cubic", "--rate", "10mbit", "--rtt", "60ms", "--duration", "1s", "--handshake"], &file);
+    let first = tshark(&file, &["-c", "4", "-T", "fields", "-e", "frame.time_relative", "-e", "tcp.flags.str", "-e", "tcp.len"]);
+    let rows: Vec<Vec<&str>> = first.lines().map(|l| l.split('\t').collect()).collect();
+    let at = |k: usize| rows[k][0].parse::<f64>().unwrap_or_else(|_| panic!("a time: {first}"));
+    let flags = |k: usize| rows[k][1].replace('\u{b7}', "");
+    assert_eq!((flags(0), flags(1), flags(2)), ("S".to_string(), "AS".to_string(), "A".to_string()), "SYN, SYN-ACK, ACK:\n{first}");
+    assert_eq!((at(0), at(1), at(2), at(3)), (0.0, 0.06, 0.06, 0.06), "SYN at 0, the rest one RTT later:\n{first}");
+    assert_ne!(rows[3][2], "0", "data after the handshake:\n{first}");
+    let irtt = tshark(&file, &["-c", "4", "-Y", "tcp.len > 0", "-T", "fields", "-e", "tcp.analysis.initial_rtt"]);
+    assert_eq!(irtt.lines().next().map(str::trim), Some("0.060000000"), "Wireshark's initial RTT:\n{irtt}");
+}
+
 #[test]
 fn a_sized_transfer_ends_at_its_size() {
     if !want_tshark() {

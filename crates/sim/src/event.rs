@@ -29,6 +29,9 @@ pub enum EventKind {
     SenderTimer,
     /// The receiver's delayed-ACK timer; `aux` is the generation.
     ReceiverTimer,
+    /// A TCP flow with a handshake sends its SYN (only a tap sees it; the data follows one base
+    /// RTT later, at `FlowStart`).
+    SynSent,
     FlowStart,
     FlowStop,
     /// Take a time-series sample.

@@ -125,7 +125,12 @@ impl Simulation {
                 let rng = component_rng(cfg.seed, i as u64);
                 let (ep, header_bytes) = Endpoint::with_attack(&f.transport, &f.sender, f.delayed_ack, f.attack, rng);
                 // With a handshake the data starts once SYN and SYN-ACK have crossed the path.
-                let first_data = if f.handshake && matches!(f.transport, Transport::Tcp(_)) { f.start + cfg.base_rtt(i) } else { f.start };
+                let first_data = if f.handshake && matches!(f.transport, Transport::Tcp(_)) {
+                    events.schedule(f.start, EventKind::SynSent, i as u32, 0);
+                    f.start + cfg.base_rtt(i)
+                } else {
+                    f.start
+                };
                 events.schedule(first_data, EventKind::FlowStart, i as u32, 0);
                 if let Some(stop) = f.stop {
                     events.schedule(stop, EventKind::FlowStop, i as u32, 0);
@@ -293,17 +298,15 @@ impl Simulation {
                         self.arm_receiver_timer(i);
                     }
                 }
-                EventKind::FlowStart => {
+                EventKind::SynSent => {
+                    let info = self.tap_info(i);
                     if let Some(tap) = &mut self.tap {
-                        let f = &self.flows[i];
-                        let tcp_cfg = &self.cfg.flows[i].sender;
-                        let info = FlowInfo {
-                            tcp: matches!(f.ep, Endpoint::Tcp { .. }),
-                            mss: f.ep.mss(),
-                            sack: tcp_cfg.sack,
-                            ecn: tcp_cfg.ecn,
-                            header_bytes: f.header_bytes,
-                        };
+                        tap.syn_sent(self.now, i as u32, &info);
+                    }
+                }
+                EventKind::FlowStart => {
+                    let info = self.tap_info(i);
+                    if let Some(tap) = &mut self.tap {
                         tap.flow_started(self.now, i as u32, &info);
                     }
                     let f = &mut self.flows[i];
@@ -360,6 +363,13 @@ impl Simulation {
             f.final_stats = Some(f.ep.counters());
         }
         f.active = false;
+    }
+
+    /// What a tap is told of flow `i`.
+    fn tap_info(&self, i: usize) -> FlowInfo {
+        let f = &self.flows[i];
+        let sender = &self.cfg.flows[i].sender;
+        FlowInfo { tcp: matches!(f.ep, Endpoint::Tcp { .. }), mss: f.ep.mss(), sack: sender.sack, ecn: sender.ecn, header_bytes: f.header_bytes }
     }
 
     /// Sends whatever the sender may send now, then re-arms its timer.

@@ -19,6 +19,10 @@ pub struct FlowInfo {
 }
 
 pub trait Tap {
+    /// A TCP flow with a handshake sends its SYN; its SYN-ACK comes back one base RTT later,
+    /// when [`Tap::flow_started`] is called with its first data.
+    fn syn_sent(&mut self, _now: Time, _flow: u32, _info: &FlowInfo) {}
+    /// A flow sends its first data (after its SYN-ACK, if it had a handshake).
     fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo);
     fn data_sent(&mut self, now: Time, packet: &DataPacket);
     fn feedback_received(&mut self, now: Time, flow: u32, back: &Back);
