@@ -607,7 +607,8 @@ impl Scenario {
             duration: Some(time(cfg.duration)),
             interval: cfg.sample_interval.map(time),
             link: LinkSpec {
-                rate: Some(rate(cfg.link.rate)),
+                // A trace sets the capacity; the file gives one or the other.
+                rate: cfg.link.trace.is_none().then(|| rate(cfg.link.rate)),
                 buffer: Some(BufferArg(cfg.link.buffer, buffer)),
                 queue: Some(QueueArg(cfg.link.qdisc.clone())),
                 // Absolute, since the written file is read from another directory.

@@ -130,6 +130,24 @@ start = "3s"
     assert!(again.status.success(), "{}", stderr(&again));
 }
 
+/// A run on a Mahimahi trace writes a scenario.toml that names the trace (absolute) and no rate
+/// (a trace sets the capacity, and a file giving both is refused), and runs again to the same
+/// figures.
+#[test]
+fn a_trace_runs_scenario_runs_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("steps.down");
+    std::fs::write(&trace, (1..=100).map(|ms| format!("{ms}\n{ms}\n")).collect::<String>()).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let o = cclab(&["run", "--cc", "cubic", "--trace-down", trace.to_str().unwrap(), "--duration", "3s", "--out", a.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(a.join("scenario.toml")).unwrap();
+    assert!(!written.contains("rate ="), "no rate beside the trace:\n{written}");
+    let o = cclab(&["run", a.join("scenario.toml").to_str().unwrap(), "--out", b.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(a.join("link.csv")).unwrap(), std::fs::read(b.join("link.csv")).unwrap());
+}
+
 #[test]
 fn malformed_scenarios_are_one_line_errors_with_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();

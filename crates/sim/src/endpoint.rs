@@ -128,7 +128,8 @@ impl Endpoint {
             Transport::Tcp(cc) => {
                 let tx = SenderCore::new(sender.clone(), cc, rng);
                 // Delayed ACKs as Linux's receiver sends them: every second segment or after
-                // 40 ms, but every segment while its quick-ACK budget lasts.
+                // 40 ms, but every segment while its quick-ACK budget lasts; out-of-order
+                // segments past the third at most once per compressed-ACK timer.
                 let rcv_window = delayed_ack
                     .then_some(RcvWindowConfig { advmss: sender.mss, scaling_ratio: TESTBED_SCALING_RATIO });
                 let rx = Receiver::new(ReceiverConfig {
@@ -136,6 +137,7 @@ impl Endpoint {
                     delack_segments: if delayed_ack { 2 } else { 1 },
                     attack,
                     rcv_window,
+                    sack_compression: delayed_ack,
                     ..ReceiverConfig::default()
                 });
                 (Endpoint::Tcp { sender: tx, receiver: rx, acks: Vec::new(), ts_recent: None }, TCP_HEADER_BYTES)

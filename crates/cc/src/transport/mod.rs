@@ -19,6 +19,7 @@ pub mod rack;
 pub mod rcv_window;
 pub mod receiver;
 pub mod recovery_rounds;
+pub mod sack_compress;
 pub mod rtt;
 pub mod sender;
 pub mod tlp;

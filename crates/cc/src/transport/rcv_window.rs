@@ -129,6 +129,11 @@ impl RcvWindow {
         }
     }
 
+    /// The receiver's RTT estimate (`rcv_rtt_est`), once it has one.
+    pub fn rtt(&self) -> Option<Time> {
+        self.rtt
+    }
+
     /// Whether the next ACK goes at once.
     pub fn quick(&self) -> bool {
         self.quick > 0

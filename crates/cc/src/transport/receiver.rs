@@ -6,7 +6,12 @@
 //!   within `delack_timeout` (40 ms, Linux's minimum); out-of-order segments and segments that
 //!   fill a hole are acknowledged at once. With [`ReceiverConfig::rcv_window`], also every
 //!   segment while Linux's quick-ACK budget lasts, which its receive-window autotuning refills
-//!   ([`super::rcv_window`]).
+//!   ([`super::rcv_window`]). With [`ReceiverConfig::sack_compression`], out-of-order segments
+//!   past the third above one `rcv_nxt` are acknowledged at most once per Linux's
+//!   compressed-ACK timer ([`super::sack_compress`]).
+//! - A timer that fires before its deadline (the deadline moved on since it was armed) changes
+//!   nothing; the caller re-arms it at [`Receiver::next_timer`], as Linux's delayed-ACK timer
+//!   re-arms itself for `icsk_ack.timeout`.
 //! - Timestamps (RFC 7323): every ACK carries the time it was sent (`tsval`); the sender echoes
 //!   the latest in its segments (TSecr), which gives the receiver its RTT.
 //! - ECN (RFC 3168): ECE is echoed on every ACK sent after a CE mark (the simulated sender
@@ -19,6 +24,7 @@
 
 use super::misbehave::Misbehaviour;
 use super::rcv_window::{RcvWindow, RcvWindowConfig};
+use super::sack_compress::SackCompressor;
 use super::{Ack, SackBlock, MAX_SACK_BLOCKS};
 use crate::units::{Bytes, Time};
 use std::collections::BTreeMap;
@@ -34,11 +40,13 @@ pub struct ReceiverConfig {
     /// Linux's quick ACKs and the receive-window autotuning behind them (`None`: an ACK every
     /// `delack_segments` only, as RFC 1122 has it).
     pub rcv_window: Option<RcvWindowConfig>,
+    /// Linux's SACK compression (`net.ipv4.tcp_comp_sack_*` at their defaults), with SACK only.
+    pub sack_compression: bool,
 }
 
 impl Default for ReceiverConfig {
     fn default() -> Self {
-        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40), attack: None, rcv_window: None }
+        ReceiverConfig { sack: true, delack_segments: 1, delack_timeout: Time::from_millis(40), attack: None, rcv_window: None, sack_compression: false }
     }
 }
 
@@ -79,6 +87,7 @@ pub struct Receiver {
     max_seen: u64,
     claimed: u64,
     window: Option<RcvWindow>,
+    compressor: Option<SackCompressor>,
 }
 
 impl Receiver {
@@ -100,6 +109,7 @@ impl Receiver {
             max_seen: 0,
             claimed: 0,
             window: cfg.rcv_window.map(RcvWindow::new),
+            compressor: (cfg.sack_compression && cfg.sack).then(SackCompressor::default),
             cfg,
         }
     }
@@ -194,20 +204,26 @@ impl Receiver {
         &self.ooo
     }
 
-    /// When the delayed-ACK timer fires, if armed.
+    /// When the next timer fires (delayed ACK or compressed ACK), if one is armed.
     pub fn next_timer(&self) -> Option<Time> {
-        self.delack_deadline
+        let compressed = self.compressor.as_ref().and_then(SackCompressor::deadline);
+        match (self.delack_deadline, compressed) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
-    /// The delayed-ACK timer: acknowledge what is pending.
+    /// The timers: acknowledge what is pending if the delayed-ACK deadline has passed, or held
+    /// ACKs if the compressed-ACK timer has fired. Before either deadline, nothing.
     pub fn on_timer(&mut self, now: Time) -> Option<Ack> {
-        match self.delack_deadline {
-            Some(t) if t <= now && self.unacked_segments > 0 => Some(self.make_ack(now)),
-            _ => {
-                self.delack_deadline = None;
-                None
-            }
+        let delack_due = self.delack_deadline.is_some_and(|t| t <= now);
+        if self.compressor.as_ref().is_some_and(|c| c.due(now)) || (delack_due && self.unacked_segments > 0) {
+            return Some(self.make_ack(now));
         }
+        if delack_due {
+            self.delack_deadline = None;
+        }
+        None
     }
 
     /// A full-sized data segment arrived with no timestamp echo, as
@@ -248,6 +264,7 @@ impl Receiver {
             self.insert_ooo(seq);
             true
         };
+        let out_of_order = !duplicate && seq > rcv_nxt_before;
         if let Some(w) = &mut self.window {
             if duplicate {
                 w.on_duplicate();
@@ -260,7 +277,12 @@ impl Receiver {
         }
         let quick = self.window.as_ref().is_some_and(|w| w.quick());
         self.unacked_segments += 1;
-        if immediate || ce || quick || self.unacked_segments >= self.cfg.delack_segments {
+        // Out of order, with no quick ACK due: SACK compression may hold it.
+        let rtt = self.window.as_ref().and_then(RcvWindow::rtt);
+        let held = out_of_order && !ce && !quick && self.compressor.as_mut().is_some_and(|c| c.hold(now, self.rcv_nxt, rtt));
+        if held {
+            None
+        } else if immediate || ce || quick || self.unacked_segments >= self.cfg.delack_segments {
             Some(self.make_ack(now))
         } else {
             if self.delack_deadline.is_none() {
@@ -311,6 +333,9 @@ impl Receiver {
     fn make_ack(&mut self, now: Time) -> Ack {
         if let Some(w) = &mut self.window {
             w.on_ack_sent();
+        }
+        if let Some(c) = &mut self.compressor {
+            c.on_ack_sent();
         }
         let mut ack = Ack {
             tsval: Some(now),
@@ -437,6 +462,60 @@ mod tests {
         assert_eq!(a.cum_ack, 3);
         // Out of order: acknowledged at once.
         assert!(r.on_segment(Time(3), 5, Time(0), false).is_some());
+    }
+
+    /// A timer event that comes before the deadline (the deadline moved on since it was armed)
+    /// leaves the deadline armed, so the pending segment's ACK still goes at 40 ms.
+    #[test]
+    fn an_early_timer_keeps_the_delayed_ack_deadline() {
+        let mut r = Receiver::new(ReceiverConfig { delack_segments: 2, ..ReceiverConfig::default() });
+        r.on_segment(Time(0), 0, Time(0), false);
+        r.on_segment(Time(1), 1, Time(0), false).unwrap();
+        let ms = Time::from_millis;
+        assert!(r.on_segment(ms(2), 2, Time(0), false).is_none());
+        assert!(r.on_timer(ms(40)).is_none(), "the first deadline's event, 2 ms early");
+        assert_eq!(r.next_timer(), Some(ms(42)));
+        assert_eq!(r.on_timer(ms(42)).unwrap().cum_ack, 3);
+    }
+
+    /// Linux's SACK compression after a loss on 10 Mbit/s (segments 1.2 ms apart), with the
+    /// quick-ACK budget spent: the three segments past the hole are ACKed at once; the fourth
+    /// starts the 1.1 ms timer (min(1 ms, RTT/20) + 100 µs of slack), the fifth arrives before it
+    /// fires and is held too, and the timer's ACK SACKs both. The retransmission that fills the
+    /// hole is ACKed at once.
+    #[test]
+    fn out_of_order_acks_past_the_third_wait_for_the_compressed_ack_timer() {
+        use super::super::rcv_window::{RcvWindowConfig, TESTBED_SCALING_RATIO};
+        let mut r = Receiver::new(ReceiverConfig {
+            delack_segments: 2,
+            rcv_window: Some(RcvWindowConfig { advmss: 1448, scaling_ratio: TESTBED_SCALING_RATIO }),
+            sack_compression: true,
+            ..ReceiverConfig::default()
+        });
+        let at = |k: u64| Time::from_micros(1_200 * k);
+        let rtt = Time::from_millis(60);
+        // 400 segments in order, one round trip's worth echoing an ACK 60 ms old: the budget is
+        // spent and the receiver has its RTT.
+        for s in 0..400 {
+            r.on_arrival(at(s), s, 1448, at(s), false, 0, (s >= 50).then(|| at(s) - rtt), &mut Vec::new());
+        }
+        let mut out = Vec::new();
+        let mut arrive = |r: &mut Receiver, k: u64, seq: u64| {
+            out.clear();
+            r.on_arrival(at(k), seq, 1448, at(k), false, 0, Some(at(k) - rtt), &mut out);
+            out.len()
+        };
+        // 400 lost; 401-405 arrive.
+        assert_eq!([401, 402, 403].map(|s| arrive(&mut r, s, s)), [1, 1, 1], "three duplicate ACKs at once");
+        assert_eq!(arrive(&mut r, 404, 404), 0, "the fourth is held");
+        assert_eq!(r.next_timer(), Some(at(404) + Time::from_micros(1_100)));
+        assert_eq!(arrive(&mut r, 405, 405), 0, "so is the fifth, 1.2 ms later: the timer was due at 1.1 ms");
+        let a = r.on_timer_ack(at(404) + Time::from_micros(1_100)).unwrap();
+        assert_eq!((a.cum_ack, a.sack_blocks()[0]), (400, SackBlock { start: 401, end: 406 }));
+        assert_eq!(r.next_timer(), None, "nothing held, nothing pending");
+        assert_eq!(arrive(&mut r, 406, 406), 0, "the same rcv_nxt: no three duplicates again");
+        assert_eq!(arrive(&mut r, 407, 400), 1, "the retransmission fills the hole: ACKed at once");
+        assert_eq!(r.rcv_nxt(), 407);
     }
 
     #[test]

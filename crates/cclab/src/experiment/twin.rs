@@ -107,7 +107,9 @@ const JUDGED: [&str; 4] = ["goodput", "retransmissions", "cwnd mean", "queueing 
 fn config(l: &LinkCase, cc: &str, secs: u64, seed: u64) -> Result<SimConfig, UserError> {
     let mut link = LinkConfig { buffer: l.buffer, ..LinkConfig::default() };
     if l.trace {
-        link.trace = Some(Trace::parse("Verizon-LTE-short.down", VERIZON)?);
+        // Named by its path in the repository, so that a run's scenario.toml names the file
+        // (absolute when run from the repository's root) and runs again.
+        link.trace = Some(Trace::parse("traces/Verizon-LTE-short.down", VERIZON)?);
     } else {
         link.rate = Rate::from_bits_per_sec(l.rate_mbit * 1e6);
     }
