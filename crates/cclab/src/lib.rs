@@ -121,7 +121,7 @@ pub struct RunArgs {
     /// Turn tail loss probes off (RFC 8985 §7).
     #[arg(long)]
     pub no_tlp: bool,
-    /// Delayed ACKs as Linux's receiver sends them (every second segment or 40 ms, every segment while its quick-ACK budget lasts; on the testbed, Linux's own; without it the testbed's receiver ACKs every segment, route `quickack`).
+    /// Delayed ACKs as Linux's receiver sends them (every second segment or 40 ms, every segment while its quick-ACK budget lasts, SACKs past the third duplicate at most one per 1.1 ms; on the testbed, Linux's own; without it the testbed's receiver ACKs every segment, route `quickack`).
     #[arg(long)]
     pub delayed_ack: bool,
     /// TCP's three-way handshake: data starts one base RTT after the flow (RFC 9293 §3.5),

@@ -153,8 +153,9 @@ pub struct FlowConfig {
     pub stop: Option<Time>,
     pub sender: SenderConfig,
     /// Acknowledge as Linux's receiver does: every second segment (or after 40 ms), but every
-    /// segment while its quick-ACK budget lasts (`cc::transport::rcv_window`), instead of
-    /// every segment.
+    /// segment while its quick-ACK budget lasts (`cc::transport::rcv_window`), and past a hole
+    /// three duplicate ACKs at once, then one per compressed-ACK timer
+    /// (`cc::transport::sack_compress`), instead of every segment.
     pub delayed_ack: bool,
     /// TCP's three-way handshake (RFC 9293 §3.5): the first data leaves one base RTT after
     /// `start`, when SYN and SYN-ACK have crossed the path, as from a kernel's `connect()`;

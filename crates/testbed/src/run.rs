@@ -49,8 +49,8 @@ impl TestbedConfig {
             }
             let s = &f.sender;
             // `delayed_ack` on is the kernel's own receiver (every second segment, 40 ms, at
-            // once while it holds out-of-order data or has quick ACKs left, as the simulator's
-            // `cc::transport::rcv_window`); off sets the
+            // once while it has quick ACKs left, SACK compression past a hole, as the
+            // simulator's `cc::transport::rcv_window` and `sack_compress`); off sets the
             // receiver's route's `quickack`, so the kernel acknowledges every segment.
             let unsupported = [
                 ("pacing", s.pace_window != d.pace_window),

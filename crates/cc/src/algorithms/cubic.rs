@@ -27,10 +27,10 @@
 //! curve itself is computed in floating point (Linux: fixed point, `t` in jiffies).
 //!
 //! At 10 Mbit/s × 10 ms against Reno (windows of about 8 segments; `cclab run --cc cubic,reno
-//! --rate 10mbit --rtt 10ms --duration 90s --delayed-ack`, seeds 1-3) this gives CUBIC 548-552
-//! loss episodes and 778-792 retransmissions where Linux 6.18 on the testbed had 518-540 and
+//! --rate 10mbit --rtt 10ms --duration 90s --delayed-ack`, seeds 1-3) this gives CUBIC 538-546
+//! loss episodes and 751-785 retransmissions where Linux 6.18 on the testbed had 518-540 and
 //! 766-794 (`cclab twin`, three runs); RFC 9438's real-valued `W_est` gave 604-610 and 834-881.
-//! CUBIC's share of the second half is 0.46-0.47 here and 0.47-0.52 in the kernel (with the
+//! CUBIC's share of the second half is 0.47-0.51 here and 0.47-0.52 in the kernel (with the
 //! sender's growth only on ACKs of in-order data, `tcp_may_raise_cwnd`; 0.44-0.47 before it).
 //!
 //! Slow start ends by HyStart as Linux runs it (`hystart.rs`). On 40 Mbit/s, 100 ms, a
