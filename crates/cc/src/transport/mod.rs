@@ -30,7 +30,7 @@ pub use misbehave::Misbehaviour;
 pub use receiver::{Receiver, ReceiverConfig};
 pub use sender::{SenderConfig, SenderCore, SenderStats, Transmit};
 
-use crate::units::Time;
+use crate::units::{Bytes, Time};
 
 /// A SACK block: segments `[start, end)` were received.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -68,6 +68,9 @@ pub struct Ack {
     /// The cumulative nonce (Savage et al. 1999 §4.3): the wrapping sum of the nonces of every
     /// segment below `cum_ack`, as the receiver saw them. 0 when the sender sends no nonces.
     pub nonce_sum: u32,
+    /// The receive window the ACK advertises, in bytes beyond `cum_ack` (`None`: no limit of
+    /// the receiver's beyond the sender's own `rwnd`).
+    pub window: Option<Bytes>,
 }
 
 impl Ack {

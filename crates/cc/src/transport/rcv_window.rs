@@ -40,10 +40,19 @@
 //! drained), then every second one while its window stood at 80,896 bytes (131,072·158/256),
 //! then one by one again for 24 segments of the third round, as its window rose to 151,552.
 //!
+//! The window each ACK advertises (`tcp_select_window`) is `min(free, rcv_ssthresh)`, where
+//! `free = tcp_space = window_clamp − held`, the buffer left by the out-of-order queue; below
+//! half the full window the budget is cleared and below a sixteenth the window is zero; and its
+//! right edge never moves left. The sender stops at that edge (`tcp_snd_wnd_test`). In slow
+//! start under loss the window binds: the out-of-order queue takes buffer, and the buffer grows
+//! only with what the application read in the last RTT, which holes hold back.
+//!
 //! Modelled with an application that reads each segment as it arrives, so `tcp_space` is
-//! the whole buffer and `copied` is what came in order. The advertised window is not enforced
-//! on the sender (its `rwnd` setting is). Not modelled: the budget refilled after an idle
-//! period longer than the receiver's RTO, and SACK compression (`tcp_comp_sack_*`).
+//! the buffer less the out-of-order queue and `copied` is what came in order; memory in
+//! `scaling_ratio`'s terms (a held segment takes `len·256/ratio` of buffer). Not modelled: the
+//! budget refilled after an idle period longer than the receiver's RTO, window scaling's
+//! rounding, and the persist timer (a zero window counts as one segment at the sender). SACK
+//! compression is `super::sack_compress`.
 
 use crate::units::{Bytes, Time};
 
@@ -91,6 +100,10 @@ pub struct RcvWindow {
     quick: u32,
     /// Bytes read by the application (all that came in order).
     copied: u64,
+    /// The window last advertised (`rcv_wnd` as `tcp_select_window` leaves it) and the
+    /// `rcv_nxt` it was advertised from (`rcv_wup`), in bytes.
+    advertised: u64,
+    wup: u64,
 }
 
 /// `tcp_win_from_space`: window bytes from buffer bytes.
@@ -126,12 +139,19 @@ impl RcvWindow {
             last_tsecr: None,
             quick: 0,
             copied: 0,
+            advertised: rcv_wnd,
+            wup: 0,
         }
     }
 
     /// The receiver's RTT estimate (`rcv_rtt_est`), once it has one.
     pub fn rtt(&self) -> Option<Time> {
         self.rtt
+    }
+
+    /// The segment size the window counts in.
+    pub fn advmss(&self) -> Bytes {
+        self.advmss
     }
 
     /// Whether the next ACK goes at once.
@@ -213,6 +233,30 @@ impl RcvWindow {
         }
     }
 
+    /// The window an ACK sent now advertises, in bytes from `rcv_nxt` (`tcp_select_window`,
+    /// `__tcp_select_window`), with `held` bytes of out-of-order data in the receive queue.
+    ///
+    /// `free = tcp_space = window_clamp − held` (the application reads in-order data at once,
+    /// so only the out-of-order queue takes buffer). Below half the full window the quick-ACK
+    /// budget is cleared, and below a sixteenth of it (or one segment) the window is zero.
+    /// Otherwise the window is `min(free, rcv_ssthresh)`. It never shrinks: its right edge
+    /// stays at least where the last advertisement put it.
+    pub fn advertise(&mut self, rcv_nxt: u64, held: Bytes) -> Bytes {
+        let full = self.window_clamp;
+        let free = full.saturating_sub(held);
+        let mut window = free.min(self.rcv_ssthresh);
+        if free < full / 2 {
+            self.quick = 0;
+            if free < full / 16 || free < self.advmss {
+                window = 0;
+            }
+        }
+        let current = (self.wup + self.advertised).saturating_sub(rcv_nxt);
+        window = window.max(current);
+        (self.advertised, self.wup) = (window, rcv_nxt);
+        window
+    }
+
     /// An ACK went out.
     pub fn on_ack_sent(&mut self) {
         self.quick = self.quick.saturating_sub(1);
@@ -283,6 +327,29 @@ mod tests {
         // 131,072·128/256 = 65,536, rounded down to 45 segments: the SYN-ACK's 65,160.
         assert_eq!(w.rcv_ssthresh(), 65_160);
         assert_eq!(w.window_clamp(), 65_536);
+    }
+
+    /// `tcp_select_window` after ten segments in order (the clamp 80,896 and rcv_ssthresh with
+    /// it, as the next test shows), with out-of-order data held: the window is
+    /// `min(clamp − held, rcv_ssthresh)`, its right edge never moves left, below half the full
+    /// window (40,448) the quick-ACK budget is cleared, and below a sixteenth (5,056) the
+    /// window is zero.
+    #[test]
+    fn the_advertised_window_is_the_free_space_and_never_shrinks() {
+        let mut w = RcvWindow::new(RcvWindowConfig { advmss: MSS, scaling_ratio: TESTBED_SCALING_RATIO });
+        for k in 0..10 {
+            w.on_data(ms(100 + k), MSS, MSS, 0);
+        }
+        assert_eq!((w.window_clamp(), w.rcv_ssthresh()), (80_896, 80_896));
+        let rcv_nxt = 10 * MSS;
+        assert_eq!(w.advertise(rcv_nxt, 0), 80_896, "nothing held: rcv_ssthresh");
+        assert_eq!(w.advertise(rcv_nxt, 20 * MSS), 80_896, "80,896 − 28,960 = 51,936 would move the right edge (95,376) left");
+        assert_eq!(w.advertise(rcv_nxt + 30 * MSS, 20 * MSS), 51_936, "30 segments on, the edge allows the free space");
+        w.on_duplicate();
+        assert!(w.quick());
+        assert_eq!(w.advertise(rcv_nxt + 30 * MSS, 40 * MSS), 51_936, "free 22,976, but the edge stays");
+        assert!(!w.quick(), "free space under half the full window clears the budget");
+        assert_eq!(w.advertise(200_000, 77_000), 0, "free 3,896, under a sixteenth: a zero window");
     }
 
     #[test]

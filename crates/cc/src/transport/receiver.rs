@@ -337,7 +337,10 @@ impl Receiver {
         if let Some(c) = &mut self.compressor {
             c.on_ack_sent();
         }
+        let held: u64 = self.ooo.iter().map(|b| b.end - b.start).sum();
+        let window = self.window.as_mut().map(|w| w.advertise(self.rcv_nxt * w.advmss(), held * w.advmss()));
         let mut ack = Ack {
+            window,
             tsval: Some(now),
             cum_ack: self.rcv_nxt,
             ece: self.ece,
@@ -437,7 +440,9 @@ mod tests {
         assert_eq!(acked[22..], [false, true, false, true, false, true, false, true]);
         let a = r.on_segment(Time(99), 30, Time(0), false);
         assert!(a.is_none());
-        assert_eq!(r.on_segment(Time(100), 31, Time(0), false).unwrap().tsval, Some(Time(100)));
+        let a = r.on_segment(Time(100), 31, Time(0), false).unwrap();
+        assert_eq!(a.tsval, Some(Time(100)));
+        assert_eq!(a.window, Some(80_896), "the advertised window: the clamp, 131,072·158/256, nothing held");
     }
 
     #[test]

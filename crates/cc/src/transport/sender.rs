@@ -309,6 +309,9 @@ struct Credit {
 #[derive(Clone, Debug)]
 pub struct SenderCore {
     cfg: SenderConfig,
+    /// The receiver's advertised window from the latest ACK, in segments beyond `snd_una`
+    /// (`snd_wnd`; `None` until an ACK advertises one).
+    peer_window: Option<u64>,
     cc: Cc,
     rng: CcRng,
     events: EventLog,
@@ -424,6 +427,7 @@ impl SenderCore {
             pacer: Pacer::default(),
             last_send: None,
             stats: SenderStats::default(),
+            peer_window: None,
             cfg,
         }
     }
@@ -592,9 +596,13 @@ impl SenderCore {
         c
     }
 
-    /// The receiver's window in segments.
+    /// The receiver's window in segments: the sender's `rwnd`, and the window the receiver
+    /// last advertised where it advertises one.
     fn rwnd_segments(&self) -> u64 {
-        (self.cfg.rwnd / self.cfg.mss).max(1)
+        let own = (self.cfg.rwnd / self.cfg.mss).max(1);
+        // A zero window counts as one segment: no persist timer is modelled, and the sender's
+        // RTO probes with the oldest segment anyway.
+        self.peer_window.map_or(own, |w| own.min(w.max(1)))
     }
 
     /// The effective window in segments: `min(cwnd, rwnd)`.
@@ -1123,6 +1131,9 @@ impl SenderCore {
         }
         if ack.cum_ack > self.snd_una || partial {
             self.una_offset = offset;
+        }
+        if let Some(w) = ack.window {
+            self.peer_window = Some(w / self.cfg.mss);
         }
         Some(Credit { partial_bytes, already_credited, partial })
     }
@@ -2023,6 +2034,25 @@ mod tests {
             }
             assert_eq!(cwnd_segments(&s), want, "check {check}");
         }
+    }
+
+    /// The window an ACK advertises bounds what is sent beyond its cumulative ACK
+    /// (`tcp_snd_wnd_test`): 10 segments sent, the first ACKed with a window of 5 segments
+    /// (and a part of one, which does not count): nothing new goes, as 1 + 5 < 10 + 1; an ACK
+    /// of 8 with the same window lets 3 more go (up to 8 + 5 = 13); a larger window lets the
+    /// congestion window decide again.
+    #[test]
+    fn the_advertised_window_bounds_what_is_sent_beyond_the_cumulative_ack() {
+        let mut s = reno(Defences::NONE, 10, true);
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+        let window = |segs: u64| Some(segs * MSS + MSS / 2);
+        s.on_ack(ms(100), &Ack { window: window(5), ..ack(1, None, Time::ZERO) });
+        assert_eq!(send_all(&mut s, ms(100)).len(), 0, "the right edge is at 6");
+        s.on_ack(ms(101), &Ack { window: window(5), ..ack(8, None, Time::ZERO) });
+        assert_eq!(send_all(&mut s, ms(101)).len(), 3, "the right edge at 13");
+        s.on_ack(ms(102), &Ack { window: window(1000), ..ack(9, None, Time::ZERO) });
+        let cwnd = cwnd_segments(&s);
+        assert_eq!(send_all(&mut s, ms(102)).len() as u64, 9 + cwnd - 13, "the congestion window decides");
     }
 
     /// A partial ACK beyond the segment or beyond the data sent is ignored.
