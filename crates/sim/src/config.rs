@@ -155,7 +155,8 @@ pub struct FlowConfig {
     /// Acknowledge as Linux's receiver does: every second segment (or after 40 ms), but every
     /// segment while its quick-ACK budget lasts (`cc::transport::rcv_window`), and past a hole
     /// three duplicate ACKs at once, then one per compressed-ACK timer
-    /// (`cc::transport::sack_compress`), instead of every segment.
+    /// (`cc::transport::sack_compress`), instead of every segment; its ACKs advertise Linux's
+    /// autotuned receive window, which the sender respects.
     pub delayed_ack: bool,
     /// TCP's three-way handshake (RFC 9293 §3.5): the first data leaves one base RTT after
     /// `start`, when SYN and SYN-ACK have crossed the path, as from a kernel's `connect()`;
