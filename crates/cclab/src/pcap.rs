@@ -446,22 +446,18 @@ impl Tap for PcapTap {
     /// handshake gets all three segments of a synthetic one here, so that Wireshark learns the
     /// options.
     fn flow_started(&mut self, now: Time, flow: u32, info: &FlowInfo) {
-        let syn_at = self.flows.get(flow as usize).and_then(Option::as_ref).and_then(|st| st.syn_at);
-        let st: &FlowState = match syn_at {
-            None => self.open(flow, info),
-            Some(_) => match self.flows[flow as usize].as_ref() {
-                Some(st) => st,
-                None => return,
-            },
-        };
-        if !info.tcp {
-            return;
+        let i = flow as usize;
+        if self.flows.get(i).and_then(Option::as_ref).and_then(|st| st.syn_at).is_none() {
+            if !info.tcp {
+                self.open(flow, info);
+                return;
+            }
+            // No handshake was run: a synthetic one, its SYN at this same instant.
+            self.syn_sent(now, flow, info);
         }
-        let segments = match syn_at {
-            Some(at) => st.syn_ack_and_ack(at, now).map(Vec::from),
-            None => st.syn(now).and_then(|syn| Ok([vec![(0, syn)], Vec::from(st.syn_ack_and_ack(now, now)?)].concat())),
-        };
-        self.write_bare(now, flow as usize, segments);
+        let Some((st, Some(at))) = self.flows[i].as_ref().map(|st| (st, st.syn_at)) else { return };
+        let segments = st.syn_ack_and_ack(at, now).map(Vec::from);
+        self.write_bare(now, i, segments);
     }
 
     fn data_sent(&mut self, now: Time, p: &DataPacket) {

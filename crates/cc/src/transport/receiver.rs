@@ -337,8 +337,11 @@ impl Receiver {
         if let Some(c) = &mut self.compressor {
             c.on_ack_sent();
         }
-        let held: u64 = self.ooo.iter().map(|b| b.end - b.start).sum();
-        let window = self.window.as_mut().map(|w| w.advertise(self.rcv_nxt * w.advmss(), held * w.advmss()));
+        let (ooo, rcv_nxt) = (&self.ooo, self.rcv_nxt);
+        let window = self.window.as_mut().map(|w| {
+            let held: u64 = ooo.iter().map(|b| b.end - b.start).sum();
+            w.advertise(rcv_nxt * w.advmss(), held * w.advmss())
+        });
         let mut ack = Ack {
             window,
             tsval: Some(now),
