@@ -90,6 +90,10 @@ pub struct RunArgs {
     /// retransmissions count), as ns-3's ReceiveListErrorModel.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
     pub drop_packets: Option<Vec<u64>>,
+    /// A token-bucket policer on the bottleneck's entry, in tc's words, e.g.
+    /// "rate 10mbit burst 30KB": packets beyond the bucket are dropped, none queued.
+    #[arg(long)]
+    pub policer: Option<String>,
     /// Bottleneck buffer: 1bdp, 100pkts, 150KB.
     #[arg(long, allow_hyphen_values = true)]
     pub buffer: Option<String>,

@@ -102,7 +102,11 @@ pub fn print_run(cfg: &SimConfig, r: &RunResult, netem: Option<&str>) {
         l.overflow_events,
         l.aqm_drops,
         l.random_drops,
-        if l.listed_drops > 0 { format!(", {} listed", l.listed_drops) } else { String::new() },
+        [("listed", l.listed_drops), ("policed", l.policed_drops)]
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(what, n)| format!(", {n} {what}"))
+            .collect::<String>(),
         l.ecn_marks,
         l.queue_delay_ms.mean,
         l.queue_delay_ms.p95,

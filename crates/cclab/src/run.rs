@@ -48,6 +48,10 @@ pub fn flags_scenario(a: &RunArgs) -> Result<Scenario, UserError> {
     if a.drop_packets.is_some() {
         s.link.drop_packets = a.drop_packets.clone();
     }
+    if let Some(p) = &a.policer {
+        sim::policer::PolicerConfig::parse(p).map_err(|e| UserError(format!("--policer: {e}")))?;
+        s.link.policer = Some(p.clone());
+    }
     if a.trace_down.is_some() && a.rate.is_some() {
         return Err("--rate: the trace given with --trace-down sets the capacity; give one of the two".into());
     }
@@ -224,6 +228,7 @@ const FLAG_KEYS: &[(&str, &str, fn(&RunArgs) -> bool)] = &[
     ("link.host_noise", "--host-noise", |a| a.host_noise.is_some()),
     ("link.send_overhead", "--send-overhead", |a| a.send_overhead.is_some()),
     ("link.drop_packets", "--drop-packets", |a| a.drop_packets.is_some()),
+    ("link.policer", "--policer", |a| a.policer.is_some()),
     ("link.netem", "--netem", |a| a.netem.is_some()),
     ("link.loss", "--loss", |a| a.loss.is_some()),
     ("link.trace", "--trace-down", |a| a.trace_down.is_some()),

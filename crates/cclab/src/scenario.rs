@@ -13,6 +13,7 @@
 //! netem = "delay 10ms loss 0.1%"
 //! schedule = [{ at = "20s", rate = "2.5mbit" }]
 //! host_noise = "testbed"      # end hosts' timing noise (sim::hostnoise); default off
+//! policer = "rate 10mbit burst 30KB"  # a token-bucket policer on entry (sim::policer)
 //!
 //! [defaults]                  # applies to every flow
 //! rtt = "100ms"
@@ -47,6 +48,7 @@ use cc::{algorithm_names, Bytes, CcConfig, Rate, Time};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use sim::netem::LossSpec;
+use sim::policer::PolicerConfig;
 use sim::units::{parse_percent, parse_rate, parse_size, parse_time, PERCENT_FORMS, RATE_FORMS, SIZE_FORMS, TIME_FORMS};
 use sim::{FlowConfig, HostNoise, LinkConfig, Netem, QdiscConfig, QueueLimit, SimConfig, Trace, Transport};
 use std::fmt;
@@ -298,6 +300,8 @@ pub struct LinkSpec {
     /// Drop the link's n-th arriving data packets (1-based, increasing; retransmissions count),
     /// as ns-3's `ReceiveListErrorModel`: `drop_packets = [30]`.
     pub drop_packets: Option<Vec<u64>>,
+    /// A token-bucket policer on entry, in tc's words: `policer = "rate 10mbit burst 30KB"`.
+    pub policer: Option<String>,
     pub schedule: Option<Vec<ScheduleStep>>,
 }
 
@@ -621,6 +625,7 @@ impl Scenario {
                 host_jitter: cfg.link.host_jitter.map(time),
                 host_noise: (!cfg.link.host_noise.is_off()).then(|| cfg.link.host_noise.to_string()),
                 drop_packets: (!cfg.link.drop_packets.is_empty()).then(|| cfg.link.drop_packets.clone()),
+                policer: cfg.link.policer.map(|p| p.to_string()),
                 loss: None,
                 schedule: (!cfg.link.schedule.is_empty()).then(|| {
                     cfg.link.schedule.iter().map(|&(at, r)| ScheduleStep { at: Some(time(at)), rate: Some(rate(r)) }).collect()
@@ -667,6 +672,7 @@ impl Scenario {
         take!(self.link.host_jitter, over.link.host_jitter);
         take!(self.link.host_noise, over.link.host_noise);
         take!(self.link.drop_packets, over.link.drop_packets);
+        take!(self.link.policer, over.link.policer);
         take!(self.link.schedule, over.link.schedule);
         self.defaults = over.defaults.or(&self.defaults);
         take!(self.flows, over.flows);
@@ -736,6 +742,10 @@ impl Scenario {
                 None => HostNoise::OFF,
             },
             drop_packets: l.drop_packets.clone().unwrap_or_default(),
+            policer: match &l.policer {
+                Some(s) => Some(PolicerConfig::parse(s).map_err(|e| format!("link.policer: {e}"))?),
+                None => None,
+            },
             reverse_netem: match &l.netem_reverse {
                 Some(s) => Netem::parse(s).map_err(|e| format!("link.netem_reverse: {e}"))?,
                 None => Netem::default(),
@@ -934,6 +944,17 @@ syn_rtt_sample = false
         assert!(e.contains("link.host_noise: latency: 2s is outside"), "{e}");
         let e = err("[link]\nhost_noise = \"quiet\"\n[[flows]]\ncc = \"reno\"\n");
         assert!(e.contains("link.host_noise: `quiet` is not a preset"), "{e}");
+    }
+
+    #[test]
+    fn a_policer_is_a_link_key_written_back_and_checked() {
+        let cfg = written_back("[link]\npolicer = \"rate 10mbit burst 30KB\"\n[[flows]]\ncc = \"bbr\"\n");
+        let p = cfg.link.policer.expect("policer");
+        assert_eq!((p.rate.bits_per_sec(), p.burst), (10e6, 30_000));
+        let e = err("[link]\npolicer = \"rate 10mbit\"\n[[flows]]\ncc = \"bbr\"\n");
+        assert_eq!(e, "link.policer: `burst B` is required (e.g. `rate 10mbit burst 30KB`)");
+        let e = err("[link]\npolicer = \"rate 10mbit burst 1KB\"\n[[flows]]\ncc = \"bbr\"\n");
+        assert!(e.starts_with("link.policer.burst: from one packet (1500 bytes on the wire)"), "{e}");
     }
 
     #[test]

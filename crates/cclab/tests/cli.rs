@@ -189,6 +189,8 @@ fn malformed_flags_are_one_line_errors_with_exit_code_2() {
         (vec!["/no/such/scenario.toml"], vec!["/no/such/scenario.toml"]),
         (vec!["--cc", "reno", "--drop-packets", "30,20"], vec!["--drop-packets", "increasing"]),
         (vec!["--cc", "reno", "--drop-packets", "20,x"], vec!["--drop-packets", "x"]),
+        (vec!["--cc", "bbr", "--policer", "rate 10mbit"], vec!["--policer", "`burst B` is required"]),
+        (vec!["--cc", "bbr", "--policer", "rate 10mbit burst 100B"], vec!["--policer.burst", "1500 bytes"]),
     ];
     for (args, want) in cases {
         let mut all = vec!["run"];

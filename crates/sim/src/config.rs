@@ -2,6 +2,7 @@
 
 use crate::hostnoise::HostNoise;
 use crate::netem::Netem;
+use crate::policer::PolicerConfig;
 use crate::qdisc::QdiscConfig;
 use crate::trace::Trace;
 use cc::transport::SenderConfig;
@@ -61,6 +62,9 @@ pub struct LinkConfig {
     /// count): deterministic loss at chosen points, as ns-3's `ReceiveListErrorModel` gives.
     /// Applied before netem's loss.
     pub drop_packets: Vec<u64>,
+    /// A token-bucket policer on entry, after the drop list and netem's loss (`tc ... action
+    /// police rate R burst B drop`; [`crate::policer`]).
+    pub policer: Option<PolicerConfig>,
 }
 
 impl Default for LinkConfig {
@@ -77,6 +81,7 @@ impl Default for LinkConfig {
             host_jitter: None,
             host_noise: HostNoise::OFF,
             drop_packets: Vec::new(),
+            policer: None,
         }
     }
 }
@@ -343,6 +348,9 @@ impl SimConfig {
                 if b < packet {
                     return Err(format!("link.buffer: {b} B holds not even one of flow {i}'s {packet}-byte packets"));
                 }
+            }
+            if let Some(p) = &self.link.policer {
+                p.validate(f.sender.mss + TCP_HEADER_BYTES).map_err(|e| format!("link.policer.{e}"))?;
             }
         }
         Ok(())

@@ -18,6 +18,7 @@ pub mod link;
 pub mod netem;
 pub mod packet;
 pub mod pipe;
+pub mod policer;
 pub mod qdisc;
 pub mod results;
 pub mod scan;

@@ -1,4 +1,5 @@
-//! The bottleneck: a drop list and netem loss on entry, a FIFO limited in packets or bytes
+//! The bottleneck: a drop list, netem loss and a token-bucket policer on entry, a FIFO limited
+//! in packets or bytes
 //! under a queue discipline (drop-tail, RED, CoDel, step marking), a serialiser at the link's
 //! (possibly scheduled) rate, and netem delay on exit.
 //!
@@ -9,6 +10,7 @@
 use crate::config::{SimConfig, TCP_HEADER_BYTES};
 use crate::impair::{DelayProcess, LossProcess};
 use crate::packet::{DataPacket, CE, NOT_ECT};
+use crate::policer::Policer;
 use crate::qdisc::{LinkFacts, Qdisc, Verdict};
 use crate::stats::Histogram;
 use crate::trace::{Trace, TraceCursor, OPPORTUNITY_BYTES};
@@ -24,6 +26,8 @@ pub enum Admission {
     RandomLoss,
     /// Dropped because the link's drop list names its arrival number.
     Listed,
+    /// Dropped by the policer: the bucket held too few tokens.
+    Policed,
     /// Dropped because the queue was full.
     Overflow,
     /// Dropped by the queue discipline (RED).
@@ -41,6 +45,8 @@ pub struct LinkStats {
     pub random_drops: u64,
     /// Drops the link's drop list asked for ([`crate::LinkConfig::drop_packets`]).
     pub listed_drops: u64,
+    /// Drops by the token-bucket policer ([`crate::LinkConfig::policer`]).
+    pub policed_drops: u64,
     /// Drops decided by the queue discipline (RED, CoDel), not by overflow.
     pub aqm_drops: u64,
     /// Packets CE-marked by the queue discipline.
@@ -63,7 +69,7 @@ pub struct LinkStats {
 impl LinkStats {
     /// Every drop, whatever decided it.
     pub fn drops(&self) -> u64 {
-        self.overflow_drops + self.random_drops + self.listed_drops + self.aqm_drops
+        self.overflow_drops + self.random_drops + self.listed_drops + self.policed_drops + self.aqm_drops
     }
 }
 
@@ -100,6 +106,8 @@ pub struct Bottleneck {
     pub delay: DelayProcess,
     /// Arrival numbers still to drop (1-based, increasing), reversed so the next is last.
     drop_list: Vec<u64>,
+    /// The token-bucket policer on entry, if any.
+    policer: Option<Policer>,
     /// The last overflow drop, and how long a full queue takes to drain.
     last_overflow: Option<Time>,
     last_change: Time,
@@ -128,6 +136,7 @@ impl Bottleneck {
             loss,
             delay,
             drop_list: Vec::new(),
+            policer: None,
             last_overflow: None,
             last_change: Time::ZERO,
             last_capacity_update: Time::ZERO,
@@ -159,6 +168,7 @@ impl Bottleneck {
             link.use_trace(t.clone());
         }
         link.drop_list = cfg.link.drop_packets.iter().rev().copied().collect();
+        link.policer = cfg.link.policer.map(Policer::new);
         link
     }
 
@@ -204,6 +214,12 @@ impl Bottleneck {
         if self.loss.lose() {
             self.stats.random_drops += 1;
             return (Admission::RandomLoss, None);
+        }
+        if let Some(policer) = &mut self.policer {
+            if !policer.conforms(now, p.wire as Bytes) {
+                self.stats.policed_drops += 1;
+                return (Admission::Policed, None);
+            }
         }
         match self.qdisc.on_enqueue(now, self.queue.len() as u64, p.ecn != NOT_ECT) {
             Verdict::Pass => {}

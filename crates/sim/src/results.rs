@@ -61,6 +61,9 @@ pub struct FlowSummary {
     /// `optimistic-ack`); absent for honest receivers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receiver_attack: Option<String>,
+    /// The start-up when it is not the controller's own (`paced-chirping`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup: Option<String>,
     /// Lost packet numbers a rate-based sender counted toward its loss rate (SABUL's ERR
     /// count, which a 2003 sender inflates with re-reports: seed 001's "can double the apparent
     /// error rate"); absent, and zero, for TCP and protocols that count none.
@@ -107,13 +110,16 @@ pub struct LinkSummary {
     pub packets_forwarded: u64,
     /// The queue discipline.
     pub queue: String,
-    /// All drops: queue overflows, AQM drops and random (netem) losses.
+    /// All drops: queue overflows, AQM drops, random (netem) losses, listed and policed drops.
     pub drops: u64,
     pub overflow_drops: u64,
     pub aqm_drops: u64,
     pub random_drops: u64,
     /// Drops the link's drop list asked for (`link.drop_packets`).
     pub listed_drops: u64,
+    /// Drops by the token-bucket policer (`link.policer`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub policed_drops: u64,
     pub ecn_marks: u64,
     /// Buffer-overflow episodes: overflow drops closer together than the time to drain a full
     /// buffer count once.
@@ -142,6 +148,7 @@ impl LinkSummary {
             aqm_drops: s.aqm_drops,
             random_drops: s.random_drops,
             listed_drops: s.listed_drops,
+            policed_drops: s.policed_drops,
             ecn_marks: s.ecn_marks,
             overflow_events: s.overflow_events,
             overflow_events_per_mpkt: if s.arrivals > 0 { s.overflow_events as f64 * 1e6 / s.arrivals as f64 } else { 0.0 },
@@ -314,6 +321,9 @@ impl RunResult {
                     completion_time_s: f.completed_at.map(|t| (t - f.start).as_secs_f64()),
                     app_lost_bytes: st.app_lost_bytes,
                     receiver_attack: cfg.flows[id].attack.as_ref().map(|a| a.name().to_string()),
+                    startup: Some(&cfg.flows[id].sender.startup)
+                        .filter(|s| **s != cc::transport::Startup::Controller)
+                        .map(|s| s.name().to_string()),
                     losses_counted: st.losses_counted,
                     rate_intervals: st.rate_intervals,
                     intervals_errs_exceed_sent: st.intervals_errs_exceed_sent,

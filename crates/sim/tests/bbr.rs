@@ -277,3 +277,58 @@ fn sack_compression_lifts_bbrs_bandwidth_estimate_above_the_link() {
         assert!((each / r - 1.0).abs() < 1e-3, "seed {seed}: with an ACK per segment, {each} against {r}");
     }
 }
+
+/// Linux's policer detection (`cc::algorithms::bbr_lt_bw`): BBR alone behind a token-bucket
+/// policer of R = 10 Mbit/s with a 30 KB bucket (`tc ... police rate 10mbit burst 30k drop`)
+/// on a 100 Mbit/s, 40 ms path, which queues nothing. The policer passes at most `R·t + B`
+/// bytes in any interval t, so no delivery rate measured over an LT interval (at least 4
+/// rounds, ≥ 160 ms) exceeds `R + B/160 ms` = 11.5 Mbit/s on the wire, 11.1 of payload:
+/// that bounds `lt_bw`, and the pacing rate while policed is `0.99 · lt_bw` at gain 1,
+/// constant for 48 rounds (≥ 1.9 s, 19 samples). Pacing at or below the policer's payload rate
+/// `R·1448/1500` = 9.65 Mbit/s, the bucket never empties and nothing is dropped. Without the
+/// detector BBR's gain cycle keeps probing 25 % above its estimate every eighth round trip
+/// and loses more.
+#[test]
+fn bbr_finds_a_token_bucket_policer_and_paces_at_its_rate_without_loss() {
+    let payload_rate = 10.0 * 1448.0 / 1500.0;
+    let lt_bw_ceiling = (10e6 + 30e3 * 8.0 / 0.160) / 1e6 * 1448.0 / 1500.0;
+    let run = |seed: u64, detect: bool| {
+        let mut f = flow("bbr", 40);
+        f.transport = ::sim::Transport::Tcp(cc::CcConfig::Bbr(cc::algorithms::BbrConfig { policer_detection: detect, ..Default::default() }));
+        let mut l = link(100.0, QueueLimit::Bdp(1.0));
+        l.policer = Some(::sim::policer::PolicerConfig { rate: cc::Rate::from_bits_per_sec(10e6), burst: 30_000 });
+        simulate(seed, 30, l, vec![f])
+    };
+    for seed in 1..=3 {
+        let with = run(seed, true);
+        let series = with.series.as_ref().unwrap();
+        let (flows, links) = (&series.flows, &series.link);
+        // Stretches of at least 10 samples (1 s) at one pacing rate in PROBE_BW.
+        let mut stretches: Vec<(usize, usize)> = Vec::new();
+        let mut start = 0;
+        for i in 1..=flows.len() {
+            if i == flows.len() || flows[i].pacing_rate_mbps != flows[start].pacing_rate_mbps || flows[i].state != "probe_bw" {
+                if i - start >= 10 && flows[start].state == "probe_bw" {
+                    stretches.push((start, i - 1));
+                }
+                start = i;
+            }
+        }
+        let policed_time: usize = stretches.iter().map(|(a, b)| b - a + 1).sum();
+        eprintln!("seed {seed}: {} stretches at one rate, {:.1} s of 30", stretches.len(), policed_time as f64 / 10.0);
+        assert!(!stretches.is_empty(), "seed {seed}: BBR never settled on a policed rate");
+        for &(a, b) in &stretches {
+            let paced = flows[a].pacing_rate_mbps.unwrap();
+            assert!(paced / 0.99 <= lt_bw_ceiling, "seed {seed}: lt_bw {} above {lt_bw_ceiling}", paced / 0.99);
+            if paced <= payload_rate {
+                // Inside the stretch (its first and last samples may hold packets sent before).
+                let dropped = links[b - 1].drops - links[a + 1].drops;
+                assert_eq!(dropped, 0, "seed {seed}: pacing at {paced} Mbit/s, {dropped} dropped from {} s to {} s", links[a + 1].time, links[b - 1].time);
+            }
+        }
+        let without = run(seed, false);
+        let (w, wo) = (with.summary.flows[0].retransmits, without.summary.flows[0].retransmits);
+        eprintln!("seed {seed}: retransmissions {w} with the detector, {wo} without");
+        assert!(w < wo, "seed {seed}: {w} retransmissions with the detector, {wo} without");
+    }
+}

@@ -314,6 +314,7 @@ fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSumm
         completion_time_s: r.completed.map(|t| (t - f.start).as_secs_f64()),
         app_lost_bytes: 0,
         receiver_attack: None,
+        startup: None,
         // Kernel TCP counts no ERR figure.
         losses_counted: 0,
         rate_intervals: 0,

@@ -2,6 +2,7 @@
 
 pub mod bbr;
 pub mod bbr3;
+pub mod bbr_lt_bw;
 pub mod bbr_model;
 pub mod bic;
 pub mod cubic;
