@@ -41,7 +41,7 @@ points, so that neither is taken as shown where the runs cannot tell it from its
 flow's loss is its retransmitted share of segments sent; the attack's cost is what the attacker \
 acknowledged and never got. Each figure is over 20 seeds of 600 s (fast mode: 5 seeds), runs this long because a pair's \
 split of the link varies less per seed over a longer run; optimistic ACKs and their honest baseline run 60 s, \
-as the undefended sender sends ten times the link's rate and its effect is in the hundreds of times.";
+as the undefended Reno and CUBIC senders send several times the link's rate and gain hundreds of times the honest flow's goodput.";
 
 /// The bound on the attacker's gain with the defences on: ours (the paper says the fixes remove
 /// the gain and gives no figure).
@@ -57,8 +57,9 @@ in one recovery that the attacker overflows the buffer itself, and NewReno witho
 times out and resends go-back-N: the flood backfires.";
 
 /// How long each run of `attack` lasts: `secs`, but one minute for optimistic ACKs, whose
-/// undefended sender sends about ten times the link's rate (most of it dropped), and whose
-/// effect (hundreds of times the honest flow's goodput, or nothing) needs no long run to show.
+/// undefended Reno and CUBIC senders send several times the link's rate (most of it dropped),
+/// and whose effect (hundreds of times the honest flow's goodput, or nothing) needs no long run
+/// to show.
 fn run_secs(attack: &Misbehaviour, secs: u64) -> u64 {
     match attack {
         Misbehaviour::OptimisticAck { .. } => OPTIMISTIC_SECS.min(secs),

@@ -484,6 +484,15 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             "So per-link loss does not explain both of the seed's figures at once."
         }
     ));
+    out.notes.push(format!(
+        "In the goodput-against-loss figures the dashed lines are the send rate (every data packet sent, retransmissions \
+         included: the seed's 'throughput'). The seed's own figures are relative, so its points (hollow) are placed on ours: \
+         at p = 0.1 % SACKEXP at {} % and TCP SACK at {} % of our lossless goodput of each, and at p = 20 % TCP SACK at our \
+         SACKEXP's goodput / {}.",
+        num(SEED_FRACTIONS[0].1 * 100.0),
+        num(SEED_FRACTIONS[1].1 * 100.0),
+        num(SEED_RATIO_20)
+    ));
     recovery_per_round(opts, &alone, secs, seeds, &mut out)?;
     adapts(opts, seeds, &mut out)?;
     if opts.fast {
@@ -637,7 +646,7 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
         let marker = [Marker::Circle, Marker::Square, Marker::Triangle][k];
         series.push(Series::new(Some(format!("{name}, goodput")), color(k), Style::Points { marker, hollow: false }, goodput.clone()).with_bars(bars, false));
         series.push(Series::new(None, color(k), Style::Line { width: 2 }, goodput));
-        series.push(Series::new(Some(format!("{name}, throughput")), color(k), Style::Dashed, throughput));
+        series.push(Series::new(Some(format!("{name}, send rate")), color(k), Style::Dashed, throughput));
     }
     let goodput = |p: f64, k: usize| mean(&alone[&(rtt, key(p), k)].goodput);
     for (k, fraction) in SEED_FRACTIONS {
@@ -645,17 +654,16 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
         if k == 1 {
             at.push((20.0, goodput(0.2, 0) / SEED_RATIO_20));
         }
-        let what = if k == 1 { format!("{} % of our lossless; p = 20 %: our SACKEXP's / {}", num(fraction * 100.0), num(SEED_RATIO_20)) } else { format!("{} % of our lossless", num(fraction * 100.0)) };
         let marker = [Marker::Circle, Marker::Square][k];
-        series.push(Series::new(Some(format!("the seed's {}, placed on ours (p = 0.1 %: {what})", ALONE[k].0)), color(k), Style::Points { marker, hollow: true }, at));
+        series.push(Series::new(Some(format!("the seed's {} (placed on ours)", ALONE[k].0)), color(k), Style::Points { marker, hollow: true }, at));
     }
     let lo = values.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
     let lo = if lo.is_finite() { 10f64.powf(lo.log10().floor()) } else { 0.01 };
     Figure {
         name: format!("goodput-vs-loss-rtt-{rtt}ms"),
-        title: format!("Goodput and throughput against random loss, RTT {rtt} ms (mean and min–max over {seeds} runs)"),
+        title: format!("Goodput and send rate against random loss, RTT {rtt} ms (ours: mean and min–max over {seeds} runs)"),
         size: WIDE,
-        panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("Mbit/s", lo, 100.0), series).legend_outside()],
+        panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("goodput, send rate (Mbit/s)", lo, 100.0), series).legend_outside()],
     }
 }
 

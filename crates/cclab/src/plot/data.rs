@@ -95,7 +95,8 @@ impl RunData {
     }
 
     /// Flow ids in order, each with its legend label in the algorithm's written name, e.g.
-    /// `flow 0: NewReno`, with a mark on a flow whose receiver misbehaves, e.g. `flow 0: Reno
+    /// `flow 0: NewReno`, with its start-up when not the controller's own (`flow 0: Reno,
+    /// paced chirping`) and a mark on a flow whose receiver misbehaves, e.g. `flow 0: Reno
     /// (attacking receiver)` (the figure's heading names the attack).
     pub fn flow_labels(&self) -> Vec<(u32, String)> {
         self.summary
@@ -103,7 +104,8 @@ impl RunData {
             .iter()
             .map(|f| {
                 let attacker = if f.receiver_attack.is_some() { " (attacking receiver)" } else { "" };
-                (f.id, format!("flow {}: {}{attacker}", f.id, cc::display_name(&f.cc)))
+                let startup = f.startup.as_deref().map_or(String::new(), |s| format!(", {}", s.replace('-', " ")));
+                (f.id, format!("flow {}: {}{startup}{attacker}", f.id, cc::display_name(&f.cc)))
             })
             .collect()
     }
