@@ -63,6 +63,36 @@ impl Verdict {
     }
 }
 
+/// What a claim's runs are: one per seed of one configuration, or one per link and seed where
+/// a claim pools links (a spread over them is then a spread over links, not over seeds).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Runs {
+    Seeds,
+    LinksAndSeeds,
+}
+
+impl Runs {
+    fn one(self) -> &'static str {
+        match self {
+            Runs::Seeds => "seed",
+            Runs::LinksAndSeeds => "link and seed",
+        }
+    }
+    /// After a count of runs: nothing for seeds (the default), what they pool otherwise.
+    fn pooled(self) -> &'static str {
+        match self {
+            Runs::Seeds => "",
+            Runs::LinksAndSeeds => " runs (links × seeds)",
+        }
+    }
+    fn plural(self) -> &'static str {
+        match self {
+            Runs::Seeds => "seeds",
+            Runs::LinksAndSeeds => "runs (links × seeds)",
+        }
+    }
+}
+
 /// A one-sided bound for [`Claim::bound`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bound {
@@ -294,6 +324,11 @@ impl Claim {
     /// paired runs (`a.1[i]` and `b.1[i]` from the same seed): holds when `a` is above `b`
     /// on every seed.
     pub fn direction(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str) -> Claim {
+        Claim::direction_over(claim, seed, a, b, unit, Runs::Seeds)
+    }
+
+    /// [`Claim::direction`] over runs that may pool several links as well as seeds.
+    pub fn direction_over(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str, runs: Runs) -> Claim {
         let pairs: Vec<(f64, f64)> = a.1.iter().copied().zip(b.1.iter().copied()).collect();
         let (Some(sa), Some(sb)) = (Summary::of(a.1), Summary::of(b.1)) else {
             return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
@@ -307,17 +342,28 @@ impl Claim {
             let ours = format!("{} {} {} ({} against {})", a.0, if above == 1 { "above" } else { "not above" }, b.0, spread(&sa, unit), spread(&sb, unit));
             return Claim::new(claim, seed.into(), ours, "in our one run (no spread to judge it by)".into(), verdict);
         }
-        let ours = format!("{} above {} on {above} of {} seeds ({} against {})", a.0, b.0, pairs.len(), spread(&sa, unit), spread(&sb, unit));
-        Claim::new(claim, seed.into(), ours, "on every seed".into(), verdict)
+        // Pooled over links, the runs' spread is the links' differences: give their range.
+        let show = |s: &Summary| match runs {
+            Runs::Seeds => spread(s, unit),
+            Runs::LinksAndSeeds => format!("{} to {}", num(s.min), with_unit(s.max, unit)),
+        };
+        let ours = format!("{} above {} on {above} of {} {} ({} against {})", a.0, b.0, pairs.len(), runs.plural(), show(&sa), show(&sb));
+        Claim::new(claim, seed.into(), ours, format!("on every {}", runs.one()), verdict)
     }
 
     /// A bound the seed states ("the attacker gains at least 10 %", "no more than 10 %"),
     /// checked on each of our seeds' `values`: holds when every seed keeps it.
     pub fn bound(claim: &str, seed: &str, values: &[f64], bound: Bound, unit: &str) -> Claim {
+        Claim::bound_over(claim, seed, values, bound, unit, Runs::Seeds)
+    }
+
+    /// [`Claim::bound`] over runs that may pool several links as well as seeds.
+    pub fn bound_over(claim: &str, seed: &str, values: &[f64], bound: Bound, unit: &str, runs: Runs) -> Claim {
         let Some(s) = Summary::of(values) else {
             return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
         };
-        let on = if s.n == 1 { "for our one figure" } else { "on every seed" };
+        let every = format!("on every {}", runs.one());
+        let on = if s.n == 1 { "for our one figure" } else { every.as_str() };
         let (keeps, test) = match bound {
             Bound::AtLeast(x) => (values.iter().filter(|&&v| v >= x).count(), format!("≥ {} {on}", with_unit(x, unit))),
             Bound::AtMost(x) => (values.iter().filter(|&&v| v <= x).count(), format!("≤ {} {on}", with_unit(x, unit))),
@@ -326,9 +372,9 @@ impl Claim {
         let ours = if s.n == 1 {
             format!("{}; {}", with_unit(s.mean, unit), if keeps == 1 { "kept" } else { "not kept" })
         } else if s.min == s.max {
-            format!("{} on each of {}; kept on {keeps} of {}", with_unit(s.min, unit), s.n, values.len())
+            format!("{} on each of {}{}; kept on {keeps} of {}", with_unit(s.min, unit), s.n, runs.pooled(), values.len())
         } else {
-            format!("{} to {} (mean {}, n = {}); kept on {keeps} of {}", num(s.min), with_unit(s.max, unit), num(s.mean), s.n, values.len())
+            format!("{} to {} (mean {}, n = {}{}); kept on {keeps} of {}", num(s.min), with_unit(s.max, unit), num(s.mean), s.n, runs.pooled(), values.len())
         };
         Claim::new(claim, seed.into(), ours, test, verdict)
     }

@@ -34,7 +34,7 @@
 mod problems;
 
 use super::{run_one, Claim, Options, Output, Table};
-use crate::verdict::Bound;
+use crate::verdict::{Bound, Runs};
 use crate::plot::DelayPoint;
 use crate::UserError;
 use cc::algorithms::CubicConfig;
@@ -342,12 +342,13 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
         claims.push(if c.holds() { c } else { c.because(&why) });
     }
     let queues: Vec<f64> = of("paced chirping").flat_map(|r| per_seed(r, |o| o.max_queue_pkts)).collect();
-    let c = Claim::bound(
+    let c = Claim::bound_over(
         "the queue never accumulates more than a few packets (every link and seed)",
         &format!("a few (Misund & Briscoe, abstract); at most one chirp, {CHIRP_PACKETS}"),
         &queues,
         Bound::AtMost(CHIRP_PACKETS as f64),
         "packets",
+        Runs::LinksAndSeeds,
     );
     claims.push(if c.holds() {
         c
@@ -361,12 +362,13 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
         ss.extend(per_seed(s, |o| o.max_delay_ms));
         pc.extend(r.runs.iter().map(|o| o.max_delay_ms + packet_ms(r.rate_bps)));
     }
-    let c = Claim::direction(
+    let c = Claim::direction_over(
         "paced chirping escapes slow start's overshoot: less queue (every link and seed)",
         "\"the faster a flow accelerates, the more it will overshoot\" — escaped (Misund & Briscoe, abstract)",
         ("slow start", &ss),
         ("paced chirping + one packet", &pc),
         "ms",
+        Runs::LinksAndSeeds,
     );
     claims.push(if c.holds() {
         c
@@ -381,12 +383,13 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
             r.runs.iter().map(move |o| o.t90_s.map_or(f64::INFINITY, |t| t * 1e3 / r.rtt_ms as f64 - law)).collect::<Vec<_>>()
         })
         .collect();
-    let mut too_slow = Claim::bound(
+    let mut too_slow = Claim::bound_over(
             "slow start is \"Too slow\" on large BDPs: its time to 90 % is ⌈log₂(0.9·BDP/IW)⌉ + 1.9 round trips, growing with the BDP's logarithm (ours less the law, in RTTs: from 0 to one sample later, every link and seed)",
             "\"Slow start problems ... 1. Too slow.\" (the talk)",
             &slow,
             Bound::AtMost(SAMPLE_RTTS),
             "RTTs",
+            Runs::LinksAndSeeds,
         );
     let earliest = slow.iter().copied().fold(f64::INFINITY, f64::min);
     if earliest < -1e-9 {
@@ -408,12 +411,13 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
         ss_drops.extend(per_seed(s, |o| o.drops));
         hy_drops.extend(per_seed(h, |o| o.drops));
     }
-    claims.push(Claim::direction(
+    claims.push(Claim::direction_over(
         &format!("HyStart leaves slow start before its overshoot: fewer drops than slow start (every link with a BDP of at least HyStart's low window, {low_window} segments, and seed)"),
         "\"Problem: high aggressiveness during final slow start phase. Solution: estimate a point where to exit Slow Start mode.\" (the talk)",
         ("slow start", &ss_drops),
         ("HyStart", &hy_drops),
         "drops",
+        Runs::LinksAndSeeds,
     ));
     let mut extra = Vec::new();
     for r in of("paced chirping") {
@@ -427,12 +431,13 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
             extra.push(late);
         }
     }
-    claims.push(Claim::bound(
+    claims.push(Claim::bound_over(
         "gets a flow up to speed fast: time to 90 % beyond slow start's (every link and seed)",
         &format!("rapid flow start (Misund & Briscoe, title); model: the chirps per round double as slow start's window, after three rounds of two chirps: within {EXTRA_RTTS} RTTs"),
         &extra,
         Bound::AtMost(EXTRA_RTTS),
         "RTTs",
+        Runs::LinksAndSeeds,
     ));
     claims
 }

@@ -56,7 +56,7 @@
 use super::{flow, packet_ms, rate_label, scenario, time_to_90, Row, RUN_RTTS};
 use crate::experiment::run_one;
 use crate::experiment::{Claim, Options, Output, Table};
-use crate::verdict::Bound;
+use crate::verdict::{Bound, Runs};
 use crate::UserError;
 use cc::Time;
 use sim::{QueueLimit, RunResult, SimConfig};
@@ -203,12 +203,13 @@ fn judge(slow: &[&Row], climbs: &[Climbs]) -> Vec<Claim> {
     let mut claims = Vec::new();
     let drops: Vec<f64> = slow.iter().flat_map(|r| r.runs.iter().map(|o| o.drops)).collect();
     claims.push(
-        Claim::bound(
+        Claim::bound_over(
             "slow start is \"Too fast\" at its end: doubling, it sends its last round at twice the link's rate and overflows a one-BDP buffer (drops in the start-up window, every link and seed)",
             &format!("{SLIDE}: \"2. Too fast.\""),
             &drops,
             Bound::AtLeast(1.0),
             "drops",
+            Runs::LinksAndSeeds,
         )
         .because_unless_held("not traced"),
     );
@@ -223,12 +224,13 @@ fn judge(slow: &[&Row], climbs: &[Climbs]) -> Vec<Claim> {
         })
         .collect();
     claims.push(
-        Claim::bound(
+        Claim::bound_over(
             "slow start's \"Spikes in queuing delay\": its largest queueing delay in start-up over the full one-BDP buffer's, (⌊L/w⌋ − 1) packet times, about one base RTT (every link and seed)",
             &format!("{SLIDE}: \"4. Spikes in queuing delay.\""),
             &spikes,
             Bound::AtLeast(1.0),
             "",
+            Runs::LinksAndSeeds,
         )
         .because_unless_held("not traced"),
     );
@@ -248,19 +250,21 @@ fn judge(slow: &[&Row], climbs: &[Climbs]) -> Vec<Claim> {
                 });
             }
         }
-        claims.push(Claim::direction(
+        claims.push(Claim::direction_over(
             &format!("slow start ended early ({case}) costs time: its time to 90 % above a clean start's on one BDP ({links}, every seed)"),
             &seed,
             (case, &early),
             ("one BDP, no drop", &clean),
             "RTTs",
+            Runs::LinksAndSeeds,
         ));
-        let c = Claim::bound(
+        let c = Claim::bound_over(
             &format!("…and Reno's climb explains the cost: time to 90 % against t_ca + (w₉₀ − w_ca)·R + R₀, one segment per round trip from where congestion avoidance began ({case}; {links}; the distance over its tolerance, every seed)"),
             &format!("{seed}; model: RFC 5681's one segment per RTT, within ±({CLIMB_TOLERANCE_RTTS} + (w₉₀ − w_ca)·τ/R₀) RTTs, τ a packet's time"),
             &off,
             Bound::AtMost(1.0),
             "",
+            Runs::LinksAndSeeds,
         );
         claims.push(c.because_unless_held("not traced"));
     }
