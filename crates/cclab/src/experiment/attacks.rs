@@ -420,8 +420,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             .into(),
     );
     out.notes.push(
-        "BBR sets its window from its bandwidth and RTT model, not from ACK counts: ACK division and duplicate \
-         ACKs do not move its delivery-rate samples, so it gains little from them even undefended."
+        "BBR sets its window from its bandwidth and RTT model, not per ACK as Reno does, where ACK division and \
+         duplicate ACKs act. They still reach its delivery-rate samples, and the tables show its pacing rate \
+         beside the honest flow's; how far they move its bandwidth estimate is not traced."
             .into(),
     );
     Ok(out)
