@@ -18,7 +18,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 # The verdicts an experiment's claims take (see crates/cclab/src/verdict.rs), as verdicts.csv
 # and the report write them.
-VERDICTS = ("holds", "does not hold", "fitted", "not comparable")
+VERDICTS = ("holds", "does not hold", "not settled", "fitted", "not comparable")
 
 
 class Experiment:
@@ -39,9 +39,10 @@ class Experiment:
         self.tables: dict[str, pd.DataFrame] = {t["title"]: pd.DataFrame(t["rows"], columns=t["header"]) for t in raw["tables"]}
 
     def tally(self) -> tuple[int, int]:
-        """How many claims hold, of those judged (fitted and not comparable ones excluded)."""
+        """How many claims hold, of those judged (fitted and not comparable ones excluded; those
+        not settled are judged and do not hold)."""
         v = self.verdicts["verdict"]
-        return int((v == "holds").sum()), int(v.isin(["holds", "does not hold"]).sum())
+        return int((v == "holds").sum()), int(v.isin(["holds", "does not hold", "not settled"]).sum())
 
     def _repr_html_(self) -> str:
         holds, judged = self.tally()

@@ -32,7 +32,7 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
-    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, fitted: usize, not_comparable: usize },
+    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, not_settled: usize, fitted: usize, not_comparable: usize },
 }
 
 /// The claims that share one verdict and one explanation, listed once.
@@ -146,6 +146,7 @@ impl Section {
             notes,
             holds,
             judged,
+            not_settled: count(Verdict::NotSettled),
             fitted: count(Verdict::Fitted),
             not_comparable: count(Verdict::NotComparable),
         });
@@ -305,6 +306,13 @@ mod tests {
         assert!(html.contains("<dt>packets; bytes: not comparable</dt>"), "one explanation for both: {html}");
         assert!(html.contains("<dd>the share was fitted to it</dd>"));
         assert!(!html.contains("<dt>rate:"), "a claim that holds needs no explanation");
+        // A claim not settled is judged, does not hold, has its own class and explains itself.
+        let open = Claim::mean_bound("open", "≤ 0.7", &[0.4, 0.5, 0.6], crate::verdict::Bound::AtMost(0.7), "");
+        let mut r = Report::new("c");
+        r.section("Verdicts").claims("seed", &[Claim::value("rate", 10.5, 10.0, "Mbit/s", 0.1, "e"), open]);
+        let html = ok(r.to_html());
+        assert!(html.contains("1 of 2 claims hold</strong> (1 of the rest not settled: the runs can neither keep nor break their bound)."), "{html}");
+        assert!(html.contains("<tr class=\"not-settled\">") && html.contains("<dt>open: not settled</dt>\n<dd>Not settled: the 95 % interval"), "{html}");
     }
 
     #[test]

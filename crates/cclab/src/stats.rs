@@ -154,6 +154,19 @@ pub fn confidence_half_width(s: &Summary, alpha: f64) -> Option<f64> {
     Some(dist.inverse_cdf(1.0 - alpha / 2.0) * s.sd / (s.n as f64).sqrt())
 }
 
+/// How many runs would make the `1 − alpha` confidence interval of a mean clear a bound
+/// `distance` away from it, if the mean and the standard deviation of the runs summarised in
+/// `s` stayed as they are: the least `m > s.n` with `t(1 − alpha/2, m − 1)·sd/√m < |distance|`,
+/// searched up to `max`. A planning figure (the power of a further experiment is not 100 %),
+/// for a claim whose interval now reaches across its bound. `None` when `s` has fewer than two
+/// runs or `max` runs would not do.
+pub fn runs_to_settle(s: &Summary, distance: f64, alpha: f64, max: usize) -> Option<usize> {
+    if s.n < 2 || distance == 0.0 || !distance.is_finite() {
+        return None;
+    }
+    (s.n + 1..=max).find(|&m| confidence_half_width(&Summary { n: m, ..*s }, alpha).is_some_and(|h| h < distance.abs()))
+}
+
 /// A straight line fitted by ordinary least squares, y = intercept + slope·x, with the
 /// half-width of the slope's two-sided confidence interval at level `1 − alpha`:
 /// `t(1 − alpha/2, n − 2)·√(s²/Σ(x − x̄)²)`, `s²` the residuals' Σr²/(n − 2) (e.g. Draper &

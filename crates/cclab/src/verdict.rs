@@ -1,9 +1,15 @@
 //! Verdicts on a seed's claims. Every report opens with a table of [`Claim`]s: what the seed
 //! says (a number, a mean over runs with its spread, or a direction), what we measured, the
-//! test that judged them, and one of four verdicts:
+//! test that judged them, and one of five verdicts:
 //!
 //! - **holds**: the stated test accepts ours as the seed's;
 //! - **does not hold**: it does not, and `why` says what we found out about the cause;
+//! - **not settled**: a bound judged by a confidence interval ([`Claim::difference`],
+//!   [`Claim::mean_bound`]) whose interval reaches across it: these runs can neither keep the
+//!   bound nor break it. `why` says so, and about how many seeds would settle it if the mean
+//!   and the spread stayed as they are ([`crate::stats::runs_to_settle`]). It is counted among
+//!   the judged claims and never as holding; it is kept apart from "does not hold" because
+//!   the runs do not show the claim false either;
 //! - **fitted**: a model parameter was chosen to produce this very figure, so agreement proves
 //!   nothing and is never counted as holding;
 //! - **not comparable**: the two figures measure different things; `why` says how.
@@ -37,17 +43,22 @@
 //! - [`Claim::band`]: a model's band (its constant's stated range), met by the 95 %
 //!   confidence interval of our mean over seeds.
 
-use crate::stats::{confidence_half_width, f_test_p, prediction_half_width, welch_interval, welch_p, Summary};
+use crate::stats::{confidence_half_width, f_test_p, prediction_half_width, runs_to_settle, welch_interval, welch_p, Summary};
 use crate::table::{num, Table};
 
 /// The significance level of the distribution test: a difference with p < 0.05 does not hold.
 pub const ALPHA: f64 = 0.05;
+
+/// How far [`runs_to_settle`] looks for a claim not settled before it says no practical number
+/// of seeds would settle it.
+const MAX_RUNS_TO_SETTLE: usize = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Holds,
     DoesNotHold,
+    NotSettled,
     Fitted,
     NotComparable,
 }
@@ -57,6 +68,7 @@ impl Verdict {
         match self {
             Verdict::Holds => "holds",
             Verdict::DoesNotHold => "does not hold",
+            Verdict::NotSettled => "not settled",
             Verdict::Fitted => "fitted",
             Verdict::NotComparable => "not comparable",
         }
@@ -406,7 +418,8 @@ impl Claim {
             spread(&b, unit)
         );
         let (verdict, test) = interval_keeps((lo, hi), bound, "of the mean difference per seed", unit);
-        Claim::new(claim, seed.into(), ours, test, verdict)
+        let d: Vec<f64> = with.1.iter().zip(without.1).map(|(a, b)| a - b).collect();
+        Claim::new(claim, seed.into(), ours, test, verdict).settle_note(&d, (lo, hi), bound, unit)
     }
 
     /// A bound on a mean over seeds ("nearer the square root's exponent than the line's"):
@@ -421,7 +434,7 @@ impl Claim {
         };
         let (lo, hi) = (s.mean - half, s.mean + half);
         let (verdict, test) = interval_keeps((lo, hi), bound, "of our mean", unit);
-        Claim::new(claim, seed.into(), format!("{} (95 % interval {} to {})", spread(&s, unit), num(lo), with_unit(hi, unit)), test, verdict)
+        Claim::new(claim, seed.into(), format!("{} (95 % interval {} to {})", spread(&s, unit), num(lo), with_unit(hi, unit)), test, verdict).settle_note(values, (lo, hi), bound, unit)
     }
 
     /// A model's prediction given as a band `lo..=hi` (the range of its constant that its
@@ -466,7 +479,8 @@ impl Claim {
     }
 
     /// Several of the seed's claims at once, under one setting: holds when every part does,
-    /// does not hold when any part does not, is fitted when a part is fitted and none is
+    /// does not hold when any part does not, is not settled when no part is broken and one is
+    /// not settled, is fitted when a part is fitted and none is
     /// broken or not comparable, and is not comparable otherwise. `parts` are the parts'
     /// claims, each named by a short label; `ours` lists each part's verdict and figure; the
     /// why of a fitted or not comparable whole gives the parts' own.
@@ -480,13 +494,15 @@ impl Claim {
             Verdict::Holds
         } else if parts.iter().any(|(_, c)| c.verdict == Verdict::DoesNotHold) {
             Verdict::DoesNotHold
+        } else if parts.iter().any(|(_, c)| c.verdict == Verdict::NotSettled) {
+            Verdict::NotSettled
         } else if parts.iter().all(|(_, c)| matches!(c.verdict, Verdict::Holds | Verdict::Fitted)) {
             Verdict::Fitted
         } else {
             Verdict::NotComparable
         };
         let mut c = Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict);
-        if matches!(verdict, Verdict::Fitted | Verdict::NotComparable) {
+        if matches!(verdict, Verdict::NotSettled | Verdict::Fitted | Verdict::NotComparable) {
             c.why = parts
                 .iter()
                 .filter(|(_, p)| p.verdict == verdict)
@@ -500,7 +516,8 @@ impl Claim {
     /// The seed's claim under a setting of ours chosen from several (a parameter swept):
     /// `options` are the claim judged under each setting, named. A setting picked for giving
     /// the seed's result is fitted to it, so this is *fitted* where some setting's claim holds
-    /// (naming which), *does not hold* where every one does not, and not comparable otherwise.
+    /// (naming which), *does not hold* where every one does not, *not settled* where none holds,
+    /// none is not comparable and one is not settled, and not comparable otherwise.
     pub fn any_setting(claim: &str, seed: &str, options: &[(String, Claim)]) -> Claim {
         let ours = options.iter().map(|(name, c)| format!("{name}: {}", c.verdict.label())).collect::<Vec<_>>().join("; ");
         let giving: Vec<&str> = options.iter().filter(|(_, c)| c.holds()).map(|(name, _)| name.as_str()).collect();
@@ -508,13 +525,49 @@ impl Claim {
             let what = format!("holds with {}, a setting picked from {} for giving it, so fitted to the result it would reproduce", giving.join(" or "), options.len());
             return Claim::fitted(claim, seed.into(), ours, &what);
         }
-        let verdict = if !options.is_empty() && options.iter().all(|(_, c)| c.verdict == Verdict::DoesNotHold) { Verdict::DoesNotHold } else { Verdict::NotComparable };
+        let judged = |c: &Claim| matches!(c.verdict, Verdict::DoesNotHold | Verdict::NotSettled);
+        let verdict = if options.is_empty() || !options.iter().all(|(_, c)| judged(c)) {
+            Verdict::NotComparable
+        } else if options.iter().any(|(_, c)| c.verdict == Verdict::NotSettled) {
+            Verdict::NotSettled
+        } else {
+            Verdict::DoesNotHold
+        };
         Claim::new(claim, seed.into(), ours, format!("some setting of {} gives it", options.len()), verdict)
     }
 
-    /// The cause we found for a difference (or, for a claim that holds, what it rests on).
+    /// The cause we found for a difference (or, for a claim that holds, what it rests on). A
+    /// claim not settled keeps its note on what would settle it, and the cause follows.
     pub fn because(mut self, why: &str) -> Claim {
-        self.why = why.to_string();
+        self.why = match (self.verdict, self.why.is_empty(), why.is_empty()) {
+            (Verdict::NotSettled, false, true) => return self,
+            (Verdict::NotSettled, false, false) => format!("{} {why}", self.why),
+            _ => why.to_string(),
+        };
+        self
+    }
+
+    /// For a claim not settled, `why` says so: the interval `(lo, hi)` of the mean of `runs`
+    /// reaches across the bound, and [`runs_to_settle`] estimates how many runs would settle
+    /// it, and which way, if their mean and spread stayed as they are.
+    fn settle_note(mut self, runs: &[f64], (lo, hi): (f64, f64), bound: Bound, unit: &str) -> Claim {
+        let (Verdict::NotSettled, Some(s)) = (self.verdict, Summary::of(runs)) else { return self };
+        let (x, kept) = match bound {
+            Bound::AtLeast(x) => (x, s.mean >= x),
+            Bound::AtMost(x) => (x, s.mean <= x),
+        };
+        let way = if kept { "keep" } else { "break" };
+        let estimate = match runs_to_settle(&s, s.mean - x, ALPHA, MAX_RUNS_TO_SETTLE) {
+            Some(n) => format!("if our mean and spread stayed as they are, about {n} seeds would {way} it"),
+            None => format!("our mean lies so near it that even {MAX_RUNS_TO_SETTLE} seeds at this spread would not settle it"),
+        };
+        self.why = format!(
+            "Not settled: the 95 % interval, {} to {}, reaches across {}, so these {} seeds can neither keep the bound nor break it; {estimate}.",
+            num(lo),
+            num(hi),
+            with_unit(x, unit),
+            s.n
+        );
         self
     }
 
@@ -533,12 +586,19 @@ impl Claim {
 }
 
 /// Whether an interval `(lo, hi)` keeps `bound` as a whole, and the test's description.
+/// Kept when the whole interval is on the bound's side, broken when the whole interval is
+/// beyond it, and not settled when it reaches across.
 fn interval_keeps((lo, hi): (f64, f64), bound: Bound, of: &str, unit: &str) -> (Verdict, String) {
-    let (keeps, test) = match bound {
-        Bound::AtLeast(x) => (lo >= x, format!("the 95 % confidence interval {of} at or above {}", with_unit(x, unit))),
-        Bound::AtMost(x) => (hi <= x, format!("the 95 % confidence interval {of} at or below {}", with_unit(x, unit))),
+    let (keeps, breaks, test) = match bound {
+        Bound::AtLeast(x) => (lo >= x, hi < x, format!("the 95 % confidence interval {of} at or above {}", with_unit(x, unit))),
+        Bound::AtMost(x) => (hi <= x, lo > x, format!("the 95 % confidence interval {of} at or below {}", with_unit(x, unit))),
     };
-    (if keeps { Verdict::Holds } else { Verdict::DoesNotHold }, test)
+    let verdict = match (keeps, breaks) {
+        (true, _) => Verdict::Holds,
+        (_, true) => Verdict::DoesNotHold,
+        _ => Verdict::NotSettled,
+    };
+    (verdict, test)
 }
 
 /// The 95 % confidence interval of the mean of `with[i] − without[i]` (runs paired by seed):
@@ -586,9 +646,10 @@ pub fn welch_result(a: &Summary, b: &Summary, p: f64) -> String {
     }
 }
 
-/// How many claims hold, of how many that can hold (fitted and not comparable ones excluded).
+/// How many claims hold, of how many that can hold (fitted and not comparable ones excluded;
+/// those not settled are judged, and do not hold).
 pub fn tally(claims: &[Claim]) -> (usize, usize) {
-    let judged = claims.iter().filter(|c| matches!(c.verdict, Verdict::Holds | Verdict::DoesNotHold)).count();
+    let judged = claims.iter().filter(|c| matches!(c.verdict, Verdict::Holds | Verdict::DoesNotHold | Verdict::NotSettled)).count();
     (claims.iter().filter(|c| c.holds()).count(), judged)
 }
 
@@ -623,7 +684,16 @@ mod tests {
         assert_eq!(with_fit.verdict, Verdict::Fitted);
         assert_eq!(with_fit.why, "f: fitted (chosen on seeds 1-8)");
         let unknown = Claim::not_comparable("c", "s".into(), "o".into(), "r");
-        assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept), ("c".into(), unknown)]).why, "c: not comparable (r)");
+        assert_eq!(Claim::all_of("x", "a and c", &[("a".into(), kept.clone()), ("c".into(), unknown)]).why, "c: not comparable (r)");
+        // Differences 10, 12, 11 against a bound of 10: their interval reaches across it.
+        let open = Claim::difference("u", "s", ("a", &[10.0, 13.0, 13.0]), ("h", &[0.0, 1.0, 2.0]), Bound::AtLeast(10.0), "");
+        assert_eq!(open.verdict, Verdict::NotSettled);
+        let with_open = Claim::all_of("x", "a and u", &[("a".into(), kept), ("u".into(), open.clone())]);
+        assert_eq!(with_open.verdict, Verdict::NotSettled);
+        assert!(with_open.why.starts_with("u: not settled (Not settled: the 95 % interval"), "{}", with_open.why);
+        let broken = Claim::bound("b", "≥ 1", &[0.5], Bound::AtLeast(1.0), "");
+        assert_eq!(Claim::all_of("x", "b and u", &[("b".into(), broken.clone()), ("u".into(), open.clone())]).verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::any_setting("x", "s", &[("b".into(), broken), ("u".into(), open)]).verdict, Verdict::NotSettled);
     }
 
     /// A claim under one setting chosen from a sweep: a setting giving it is fitted, never
@@ -820,15 +890,25 @@ mod tests {
 
     /// Attacked 10, 13, 13 against honest 0, 1, 2 on the same seeds: differences 10, 12, 11,
     /// mean 11, sd 1, half-width t(0.975, 2)·1/√3 = 4.303·0.5774 = 2.484, so 8.52 to 13.48: not
-    /// shown at or above 10 (the interval reaches below), nor at or below 10; a gap of 20 with
-    /// the same spread is shown above 10, and identical runs are shown at or below it.
+    /// settled at or above 10 (the interval reaches below), nor at or below 10. At the same mean
+    /// and spread, m seeds give t(0.975, m − 1)/√m: 2.571/√6 = 1.050 for 6, 2.447/√7 = 0.925
+    /// for 7, so 7 seeds would clear the distance of 1 and keep "at or above 10". A gap of 20
+    /// with the same spread is shown above 10; no gap at all is shown not to reach 10 (broken);
+    /// identical runs are shown at or below 0.
     #[test]
     fn differences_hold_only_where_the_interval_clears_the_bound() {
         let (a, h) = ([10.0, 13.0, 13.0], [0.0, 1.0, 2.0]);
         let c = Claim::difference("gain", "gains", ("attacked", &a), ("honest", &h), Bound::AtLeast(10.0), "points");
-        assert_eq!(c.verdict, Verdict::DoesNotHold);
+        assert_eq!(c.verdict, Verdict::NotSettled);
         assert!(c.ours.starts_with("11 points (95 % interval 8.516 to 13.48 points); attacked: 12 points ± 1.732 (n = 3), honest: 1 points ± 1 (n = 3)"), "{}", c.ours);
-        assert_eq!(Claim::difference("g", "s", ("a", &a), ("h", &h), Bound::AtMost(10.0), "").verdict, Verdict::DoesNotHold);
+        assert!(c.why.contains("8.516 to 13.48, reaches across 10 points") && c.why.contains("about 7 seeds would keep it"), "{}", c.why);
+        let c = c.because("a cause");
+        assert!(c.why.starts_with("Not settled") && c.why.ends_with(" a cause"), "the note stays before the cause: {}", c.why);
+        assert!(c.clone().because("").why.ends_with(" a cause"), "no cause keeps the note");
+        let below = Claim::difference("g", "s", ("a", &a), ("h", &h), Bound::AtMost(10.0), "");
+        assert_eq!(below.verdict, Verdict::NotSettled);
+        assert!(below.why.contains("about 7 seeds would break it"), "{}", below.why);
+        assert_eq!(Claim::difference("g", "s", ("a", &h), ("h", &h), Bound::AtLeast(10.0), "").verdict, Verdict::DoesNotHold);
         let far = [20.0, 23.0, 23.0];
         assert_eq!(Claim::difference("g", "s", ("a", &far), ("h", &h), Bound::AtLeast(10.0), "").verdict, Verdict::Holds);
         assert_eq!(Claim::difference("g", "s", ("a", &h), ("h", &h), Bound::AtMost(0.0), "").verdict, Verdict::Holds);
@@ -836,8 +916,10 @@ mod tests {
     }
 
     /// Exponents 0.4, 0.5, 0.6: mean 0.5, sd 0.1, half-width t(0.975, 2)·0.1/√3 = 4.303·0.05774
-    /// = 0.2484, so 0.2516 to 0.7484: kept at or below 0.75 and at or above 0.25, but not at
-    /// or below 0.7 (the interval reaches above it); one run gives no interval.
+    /// = 0.2484, so 0.2516 to 0.7484: kept at or below 0.75 and at or above 0.25, not settled at
+    /// or below 0.7 (the interval reaches above it; 4 seeds give 3.182·0.1/2 = 0.159 < 0.2 and
+    /// would keep it), broken at or above 0.9 (the whole interval is below); one run gives no
+    /// interval.
     #[test]
     fn mean_bounds_hold_only_where_the_interval_keeps_them() {
         let k = [0.4, 0.5, 0.6];
@@ -845,7 +927,10 @@ mod tests {
         assert_eq!(c.verdict, Verdict::Holds);
         assert!(c.ours.starts_with("0.5 ± 0.1 (n = 3) (95 % interval 0.2516 to 0.7484)"), "{}", c.ours);
         assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtLeast(0.25), "").verdict, Verdict::Holds);
-        assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtMost(0.7), "").verdict, Verdict::DoesNotHold);
+        let unsettled = Claim::mean_bound("s", "s", &k, Bound::AtMost(0.7), "");
+        assert_eq!(unsettled.verdict, Verdict::NotSettled);
+        assert!(unsettled.why.contains("about 4 seeds would keep it"), "{}", unsettled.why);
+        assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtLeast(0.9), "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::mean_bound("s", "s", &[0.5], Bound::AtMost(0.75), "").verdict, Verdict::NotComparable);
     }
 

@@ -17,6 +17,7 @@
 //! - optimistic ACKing costs the attacker the data it acknowledged and never received.
 
 use super::{run_one, Claim, Options, Output, Table};
+use crate::plot::VersusRow;
 use crate::table::num;
 use crate::verdict::Bound;
 use crate::UserError;
@@ -170,10 +171,9 @@ pub fn claim(cc: &str, attack: &Misbehaviour, defended: bool, (gains, baselines)
             Bound::AtMost(limit),
             "points",
         );
-        let unsettled = unresolved(gains, baselines, limit);
         let why = match pacing {
-            Some(p) if !c.holds() => format!("{unsettled}{}", p.why()),
-            _ if !c.holds() => unsettled.trim_end().to_string(),
+            Some(p) if !c.holds() => format!("{}{}", sign(gains, baselines, &c), p.why()),
+            _ if !c.holds() => sign(gains, baselines, &c).trim_end().to_string(),
             _ => String::new(),
         };
         c.because(&why)
@@ -192,23 +192,30 @@ pub fn claim(cc: &str, attack: &Misbehaviour, defended: bool, (gains, baselines)
         if c.holds() {
             return c;
         }
-        let unsettled = unresolved(gains, baselines, threshold);
+        let shown = sign(gains, baselines, &c);
         let loses = crate::verdict::difference_interval(gains, baselines).is_some_and(|(_, hi)| hi < 0.0);
         let (attacker_loss, honest_loss) = (outcome_mean(outcomes, |o| o.attacker_loss), outcome_mean(outcomes, |o| o.honest_loss));
         let why = match (cc, attack) {
             ("reno", Misbehaviour::DupAckSpoofing { count }) if *count > 1 => FLOOD_BACKFIRES.to_string(),
             ("bbr", Misbehaviour::AckDivision { .. } | Misbehaviour::DupAckSpoofing { .. }) => format!(
-                "BBR grows its window from its bandwidth and RTT model, not per ACK as Reno does, where these attacks act; how split or duplicate ACKs move its delivery-rate samples is not traced. {unsettled}"
+                "BBR grows its window from its bandwidth and RTT model, not per ACK as Reno does, where these attacks act; how split or duplicate ACKs move its delivery-rate samples is not traced. {shown}"
             ),
             (cc, Misbehaviour::DupAckSpoofing { .. }) if cc != "reno" && loses && attacker_loss > honest_loss => format!(
                 "the attack backfires: the attacker loses throughput, and its sender retransmits {} % of its segments against the honest flow's {} % (means over the seeds). The candidate cause is in the notes (CUBIC recovers as NewReno, until the recovery point); it is not traced run by run.",
                 num(attacker_loss * 100.0),
                 num(honest_loss * 100.0)
             ),
-            _ => unsettled,
+            _ => shown,
         };
         c.because(why.trim())
     }
+}
+
+/// Flow 0's goodput over flow 1's in each run: its mean and its min–max, for the figure;
+/// `None` without runs.
+fn goodput_ratio(runs: &[Outcome]) -> Option<(f64, (f64, f64))> {
+    let ratios: Vec<f64> = runs.iter().map(|o| o.gain() + 1.0).collect();
+    crate::stats::Summary::of(&ratios).map(|s| (s.mean, (s.min, s.max)))
 }
 
 /// The mean of `f` over `runs`.
@@ -216,23 +223,21 @@ fn outcome_mean(runs: &[Outcome], f: fn(&Outcome) -> f64) -> f64 {
     crate::stats::mean(&runs.iter().map(f).collect::<Vec<_>>())
 }
 
-/// What the interval of the effect says when it does not clear `bound`: that it straddles
-/// the bound (not settled at this number of seeds), and whether it clears zero.
-fn unresolved(gains: &[f64], baselines: &[f64], bound: f64) -> String {
+/// Where a claim is not settled (its interval reaches across the bound, see
+/// [`crate::verdict::Verdict::NotSettled`]), what the interval does show: that the attacker
+/// gains, or that it loses, whatever the bound.
+fn sign(gains: &[f64], baselines: &[f64], c: &Claim) -> String {
     let Some((lo, hi)) = crate::verdict::difference_interval(gains, baselines) else { return String::new() };
-    if lo > bound || hi < bound {
+    if c.verdict != crate::verdict::Verdict::NotSettled {
         return String::new();
     }
-    let sign = if lo > 0.0 {
-        " Its whole interval lies above 0: the attacker does gain; whether by more than the bound, these runs cannot tell."
+    if lo > 0.0 {
+        "Its whole interval lies above 0: the attacker does gain; whether by more than the bound, these runs cannot tell. ".into()
     } else if hi < 0.0 {
-        " Its whole interval lies below 0."
+        "Its whole interval lies below 0. ".into()
     } else {
-        ""
-    };
-    format!(
-        "Not settled by these runs: the effect's 95 % interval, {lo:.1} to {hi:.1} points, reaches across {bound:.0} points.{sign} "
-    )
+        String::new()
+    }
 }
 
 /// BBR's bandwidth model under a defended duplicate-ACK attack: the median pacing rate (BBR's
@@ -306,6 +311,7 @@ pub fn label(a: &Misbehaviour) -> String {
 pub fn run(opts: &Options) -> Result<Output, UserError> {
     let (secs, seeds) = if opts.fast { (600, 5) } else { (600, 20) };
     let mut out = Output::default();
+    let mut ratios = Vec::new();
     let mut t = Table::new(
         "attacker vs honest flow",
         &[
@@ -359,6 +365,11 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 let pacing = (cc == "bbr" && defended && !sack)
                     .then(|| Pacing { attacked: Pacing::medians(&results), honest_pair: Pacing::medians(honest_runs) });
                 let c = claim(cc, &attack, defended, (&gains, &honest_gains), &runs, pacing.as_ref());
+                ratios.push(VersusRow {
+                    label: format!("{}, {}, defences {}", name(cc), label(&attack), if defended { "on" } else { "off" }),
+                    seed: goodput_ratio(&honest).map(|(m, range)| (m, Some(range))),
+                    ours: goodput_ratio(&runs),
+                });
                 if attack == (Misbehaviour::OptimisticAck { lead: 20 }) && !defended {
                     let lost: Vec<f64> = runs.iter().map(|r| r.app_lost_bytes as f64).collect();
                     cost.push(Claim::bound(
@@ -393,6 +404,21 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         }
     }
     out.tables.push(t);
+    out.plots.insert(
+        0,
+        (
+        "The attacks' effect: the attacker's goodput over the honest flow's, attacked against an honest pair".into(),
+        vec![crate::plot::versus_against(
+            &opts.out.join("plots"),
+            "attacker-over-honest",
+            &format!("Attacker's goodput / honest flow's: mean and min–max over {seeds} seeds of {secs} s (1 is a fair share)"),
+            "attacker's goodput / honest flow's goodput (log)",
+            &ratios,
+            true,
+            ("no attack (honest pair)", "attacked"),
+        )?],
+        ),
+    );
     out.claims.extend(cost);
     out.notes.push(
         "Goodput counts what reached the receiving application, each byte once: an optimistic attacker's \
@@ -408,7 +434,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
          bound in time (a duplicate counts only for a segment sent at least one minimum RTT ago)."
             .into(),
     );
-    if out.claims.iter().any(|c| c.why == FLOOD_BACKFIRES) {
+    if out.claims.iter().any(|c| c.why.ends_with(FLOOD_BACKFIRES)) {
         out.notes.push(FLOOD_BACKFIRES.into());
     }
     out.notes.push(

@@ -179,7 +179,9 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool)
     if !output.claims.is_empty() {
         let (holds, judged) = crate::verdict::tally(&output.claims);
         println!("{}", crate::verdict::claims_table(&output.claims).render_text());
-        println!("{holds} of {judged} claims hold (fitted and not comparable ones are not counted)");
+        let unsettled = output.claims.iter().filter(|c| c.verdict == crate::verdict::Verdict::NotSettled).count();
+        let unsettled = if unsettled > 0 { format!("; {unsettled} of the rest not settled") } else { String::new() };
+        println!("{holds} of {judged} claims hold{unsettled} (fitted and not comparable ones are not counted)");
     }
     for n in &output.notes {
         println!("note: {n}");

@@ -268,6 +268,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             &format!("{}: the kernel against ours, relative to the kernel's mean", m.metric),
             &format!("{}{unit}: difference from the kernel's mean (%)", m.metric),
             rows,
+            false,
             labels,
         )?);
     }

@@ -57,9 +57,10 @@ pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[Ver
     versus::figure(name, title, value_axis, rows, log, ("source document (the seed)", ours_label)).write(dir)
 }
 
-/// [`versus`] against another reference than a seed: `labels` = (the reference's legend, ours).
-pub fn versus_against(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], labels: (&str, &str)) -> Result<PlotFiles, UserError> {
-    versus::figure(name, title, value_axis, rows, false, labels).write(dir)
+/// [`versus`] against another reference than a seed: `labels` = (the reference's legend, ours);
+/// `log` as in [`versus`].
+pub fn versus_against(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, labels: (&str, &str)) -> Result<PlotFiles, UserError> {
+    versus::figure(name, title, value_axis, rows, log, labels).write(dir)
 }
 
 /// A scanner's group window (black) and threshold (grey) over time, one panel per

@@ -35,7 +35,8 @@
 //!
 //! The seed's shapes, unscaled congestion avoidance "more like the square root function" and
 //! the scaled window "as if we were getting cwnd responses per RTT" (a line), are read from
-//! every stretch of congestion avoidance of the check seeds' runs ([`shape`]).
+//! every stretch of congestion avoidance of the check seeds' runs ([`shape`]); a square root
+//! must bend all along, not only at its start.
 //!
 //! The seed's "Why host discovery is different" (an unanswered probe is not a drop, as it
 //! would be with TCP) is measured against TCP's rule on the same check seeds, and its "Host
@@ -637,15 +638,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     for s in &shapes {
         let scaled = s.variant != "unscaled";
         let c = s.claim(scaled);
-        let (ks, mut why) = (s.exponents(), shape_why(s, &shapes));
-        let k = mean(&ks);
-        if !c.holds() && (if scaled { k >= shape::LINE_OR_ROOT } else { k <= shape::LINE_OR_ROOT }) {
-            why = format!(
-                "Our mean k, {k:.2}, is on the seed's side of {}, but its 95 % confidence interval over {} runs reaches across it: too few runs, or too varied, to tell the shape from the midpoint between a line and a square root. {why}",
-                shape::LINE_OR_ROOT,
-                ks.len()
-            );
-        }
+        // A mean on the seed's side whose interval reaches across the midpoint is not settled,
+        // and says so itself (`Verdict::NotSettled`); the shape's cause follows.
+        let why = shape_why(s, &shapes);
         out.claims.push(if c.verdict == crate::verdict::Verdict::NotComparable { c } else { c.because(&why) });
     }
     let big: Vec<&shape::Shapes> = shapes.iter().filter(|s| s.workload == WORKLOADS[2].hosts).collect();
@@ -725,7 +720,7 @@ fn shape_why(s: &shape::Shapes, all: &[shape::Shapes]) -> String {
     if s.variant == "unscaled" {
         format!(
             "Above ccthresh an unscaled reply adds 1/cwnd and the window moves by a few per cent over a stretch, so the curve is the replies' arrival: {head}. {}",
-            if after > shape::LINE_OR_ROOT {
+            if after > shape::after_early_midpoint() {
                 "Most of the bend is at the start, a burst of replies as the window crosses ccthresh; after it the window rises nearer a line. Over the whole stretch the curve is as concave as a square root, but it does not bend all along as one does."
             } else {
                 "The curve keeps bending after its start, as a square root does."

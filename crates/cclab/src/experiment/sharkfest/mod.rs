@@ -314,7 +314,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
     out.plots.push((
         "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
         // The one reference figure here is the kernel's, not the talk's.
-        vec![crate::plot::versus_against(&dir, "reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair)", &friendly, ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label))?],
+        vec![crate::plot::versus_against(&dir, "reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair)", &friendly, false, ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label))?],
     ));
     let points: Vec<DelayPoint> = r
         .rows
@@ -357,6 +357,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
             &format!("Reno alone on {}, {} s", qualities::BLOAT_LINK.label(), qualities::BLOAT_S),
             "mean RTT (ms)",
             &bloat,
+            false,
             ("law: (7/9)(B + BDP)/C", &ours_label),
         )?],
     ));
