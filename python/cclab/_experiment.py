@@ -6,6 +6,7 @@ An experiment writes the same files as ``cclab experiment run`` (tables as CSV, 
 
 from __future__ import annotations
 
+import html
 import json
 import os
 from typing import Any, Union
@@ -44,13 +45,17 @@ class Experiment:
         v = self.verdicts["verdict"]
         return int((v == "holds").sum()), int(v.isin(["holds", "does not hold", "not settled"]).sum())
 
-    def _repr_html_(self) -> str:
+    def _summary(self) -> str:
+        """"N of M claims hold", with how many of the rest are not settled."""
         holds, judged = self.tally()
-        return f"<p><b>{self.name}</b>: {self.title}; {holds} of {judged} claims hold</p>" + self.verdicts.to_html(index=False)
+        unsettled = int((self.verdicts["verdict"] == "not settled").sum())
+        return f"{holds} of {judged} claims hold" + (f" ({unsettled} of the rest not settled)" if unsettled else "")
+
+    def _repr_html_(self) -> str:
+        return f"<p><b>{self.name}</b>: {self.title}; {html.escape(self._summary())}</p>" + self.verdicts.to_html(index=False)
 
     def __repr__(self) -> str:
-        holds, judged = self.tally()
-        return f"<cclab.Experiment {self.name}: {holds} of {judged} claims hold; report {self.report}>"
+        return f"<cclab.Experiment {self.name}: {self._summary()}; report {self.report}>"
 
 
 def experiments() -> pd.DataFrame:

@@ -311,11 +311,10 @@ impl Claim {
         if ours.iter().any(|&x| x <= 0.0 || !x.is_finite()) {
             return Claim::one_run(claim, ours, seed, precision, unit);
         }
-        let logs: Vec<f64> = ours.iter().map(|x| x.ln()).collect();
-        let Some((m, h)) = Summary::of(&logs).and_then(|l| prediction_half_width(&l, ALPHA).map(|h| (l.mean, h))) else {
+        let Some((lo, hi)) = log_prediction_interval(ours) else {
             return Claim::not_comparable(claim, with_unit(seed, unit), spread(&o, unit), "a prediction interval needs two runs or more");
         };
-        let (lo, hi) = ((m - h).exp() - precision, (m + h).exp() + precision);
+        let (lo, hi) = (lo - precision, hi + precision);
         let test = format!(
             "the seed's one run inside our 95 % prediction interval on a log scale ± the seed's rounding ({}): {} to {} (× {} from end to end)",
             num(precision),
@@ -407,6 +406,9 @@ impl Claim {
         let Some((lo, hi)) = difference_interval(with.1, without.1) else {
             return Claim::not_comparable(claim, seed.into(), spread(&a, unit), "a confidence interval needs two seeds or more");
         };
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Claim::not_comparable(claim, seed.into(), spread(&a, unit), "our runs give no finite interval (a run without a finite figure)");
+        }
         let ours = format!(
             "{} (95 % interval {} to {}); {}: {}, {}: {}",
             with_unit((lo + hi) / 2.0, unit),
@@ -433,6 +435,9 @@ impl Claim {
             return Claim::not_comparable(claim, seed.into(), spread(&s, unit), "a confidence interval needs two seeds or more");
         };
         let (lo, hi) = (s.mean - half, s.mean + half);
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Claim::not_comparable(claim, seed.into(), spread(&s, unit), "our runs give no finite interval (a run without a finite figure)");
+        }
         let (verdict, test) = interval_keeps((lo, hi), bound, "of our mean", unit);
         Claim::new(claim, seed.into(), format!("{} (95 % interval {} to {})", spread(&s, unit), num(lo), with_unit(hi, unit)), test, verdict).settle_note(values, (lo, hi), bound, unit)
     }
@@ -479,8 +484,9 @@ impl Claim {
     }
 
     /// Several of the seed's claims at once, under one setting: holds when every part does,
-    /// does not hold when any part does not, is not settled when no part is broken and one is
-    /// not settled, is fitted when a part is fitted and none is
+    /// does not hold when any part does not, is not comparable when a part is not (and none is
+    /// broken), is not settled when a part is not settled and every other holds or is fitted,
+    /// and is fitted when a part is fitted and none is
     /// broken or not comparable, and is not comparable otherwise. `parts` are the parts'
     /// claims, each named by a short label; `ours` lists each part's verdict and figure; the
     /// why of a fitted or not comparable whole gives the parts' own.
@@ -494,12 +500,12 @@ impl Claim {
             Verdict::Holds
         } else if parts.iter().any(|(_, c)| c.verdict == Verdict::DoesNotHold) {
             Verdict::DoesNotHold
+        } else if parts.iter().any(|(_, c)| c.verdict == Verdict::NotComparable) {
+            Verdict::NotComparable
         } else if parts.iter().any(|(_, c)| c.verdict == Verdict::NotSettled) {
             Verdict::NotSettled
-        } else if parts.iter().all(|(_, c)| matches!(c.verdict, Verdict::Holds | Verdict::Fitted)) {
-            Verdict::Fitted
         } else {
-            Verdict::NotComparable
+            Verdict::Fitted
         };
         let mut c = Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict);
         if matches!(verdict, Verdict::NotSettled | Verdict::Fitted | Verdict::NotComparable) {
@@ -533,7 +539,11 @@ impl Claim {
         } else {
             Verdict::DoesNotHold
         };
-        Claim::new(claim, seed.into(), ours, format!("some setting of {} gives it", options.len()), verdict)
+        let mut c = Claim::new(claim, seed.into(), ours, format!("some setting of {} gives it", options.len()), verdict);
+        if verdict == Verdict::NotSettled {
+            c.why = options.iter().filter(|(_, o)| o.verdict == verdict).map(|(name, o)| format!("{name}: {}", o.why)).collect::<Vec<_>>().join("; ");
+        }
+        c
     }
 
     /// The cause we found for a difference (or, for a claim that holds, what it rests on). A
@@ -558,11 +568,11 @@ impl Claim {
         };
         let way = if kept { "keep" } else { "break" };
         let estimate = match runs_to_settle(&s, s.mean - x, ALPHA, MAX_RUNS_TO_SETTLE) {
-            Some(n) => format!("if our mean and spread stayed as they are, about {n} seeds would {way} it"),
+            Some(n) => format!("if our mean and spread stayed as they are, about {n} seeds would narrow the interval enough to {way} it (a planning figure: more seeds move the mean too)"),
             None => format!("our mean lies so near it that even {MAX_RUNS_TO_SETTLE} seeds at this spread would not settle it"),
         };
         self.why = format!(
-            "Not settled: the 95 % interval, {} to {}, reaches across {}, so these {} seeds can neither keep the bound nor break it; {estimate}.",
+            "The 95 % interval, {} to {}, reaches across {}, so these {} seeds can neither keep the bound nor break it; {estimate}.",
             num(lo),
             num(hi),
             with_unit(x, unit),
@@ -599,6 +609,20 @@ fn interval_keeps((lo, hi): (f64, f64), bound: Bound, of: &str, unit: &str) -> (
         _ => Verdict::NotSettled,
     };
     (verdict, test)
+}
+
+/// The 95 % prediction interval for one more run of a positive figure, on a log scale:
+/// `exp(m ± t(0.975, n − 1)·s·√(1 + 1/n))`, `m` and `s` the mean and standard deviation of
+/// `ln x` ([`Claim::one_run_positive`]'s interval before the seed's rounding, and the whisker
+/// its figures draw). `None` with fewer than two runs or a value at or below zero.
+pub fn log_prediction_interval(xs: &[f64]) -> Option<(f64, f64)> {
+    if xs.iter().any(|&x| x <= 0.0 || !x.is_finite()) {
+        return None;
+    }
+    let logs: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
+    let l = Summary::of(&logs)?;
+    let h = prediction_half_width(&l, ALPHA)?;
+    Some(((l.mean - h).exp(), (l.mean + h).exp()))
 }
 
 /// The 95 % confidence interval of the mean of `with[i] − without[i]` (runs paired by seed):
@@ -690,10 +714,12 @@ mod tests {
         assert_eq!(open.verdict, Verdict::NotSettled);
         let with_open = Claim::all_of("x", "a and u", &[("a".into(), kept), ("u".into(), open.clone())]);
         assert_eq!(with_open.verdict, Verdict::NotSettled);
-        assert!(with_open.why.starts_with("u: not settled (Not settled: the 95 % interval"), "{}", with_open.why);
+        assert!(with_open.why.starts_with("u: not settled (The 95 % interval"), "{}", with_open.why);
         let broken = Claim::bound("b", "≥ 1", &[0.5], Bound::AtLeast(1.0), "");
         assert_eq!(Claim::all_of("x", "b and u", &[("b".into(), broken.clone()), ("u".into(), open.clone())]).verdict, Verdict::DoesNotHold);
-        assert_eq!(Claim::any_setting("x", "s", &[("b".into(), broken), ("u".into(), open)]).verdict, Verdict::NotSettled);
+        let either = Claim::any_setting("x", "s", &[("b".into(), broken), ("u".into(), open)]);
+        assert_eq!(either.verdict, Verdict::NotSettled);
+        assert!(either.why.starts_with("u: The 95 % interval"), "{}", either.why);
     }
 
     /// A claim under one setting chosen from a sweep: a setting giving it is fitted, never
@@ -901,13 +927,13 @@ mod tests {
         let c = Claim::difference("gain", "gains", ("attacked", &a), ("honest", &h), Bound::AtLeast(10.0), "points");
         assert_eq!(c.verdict, Verdict::NotSettled);
         assert!(c.ours.starts_with("11 points (95 % interval 8.516 to 13.48 points); attacked: 12 points ± 1.732 (n = 3), honest: 1 points ± 1 (n = 3)"), "{}", c.ours);
-        assert!(c.why.contains("8.516 to 13.48, reaches across 10 points") && c.why.contains("about 7 seeds would keep it"), "{}", c.why);
+        assert!(c.why.contains("8.516 to 13.48, reaches across 10 points") && c.why.contains("about 7 seeds would narrow the interval enough to keep it"), "{}", c.why);
         let c = c.because("a cause");
-        assert!(c.why.starts_with("Not settled") && c.why.ends_with(" a cause"), "the note stays before the cause: {}", c.why);
+        assert!(c.why.starts_with("The 95 % interval") && c.why.ends_with(" a cause"), "the note stays before the cause: {}", c.why);
         assert!(c.clone().because("").why.ends_with(" a cause"), "no cause keeps the note");
         let below = Claim::difference("g", "s", ("a", &a), ("h", &h), Bound::AtMost(10.0), "");
         assert_eq!(below.verdict, Verdict::NotSettled);
-        assert!(below.why.contains("about 7 seeds would break it"), "{}", below.why);
+        assert!(below.why.contains("about 7 seeds would narrow the interval enough to break it"), "{}", below.why);
         assert_eq!(Claim::difference("g", "s", ("a", &h), ("h", &h), Bound::AtLeast(10.0), "").verdict, Verdict::DoesNotHold);
         let far = [20.0, 23.0, 23.0];
         assert_eq!(Claim::difference("g", "s", ("a", &far), ("h", &h), Bound::AtLeast(10.0), "").verdict, Verdict::Holds);
@@ -929,8 +955,10 @@ mod tests {
         assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtLeast(0.25), "").verdict, Verdict::Holds);
         let unsettled = Claim::mean_bound("s", "s", &k, Bound::AtMost(0.7), "");
         assert_eq!(unsettled.verdict, Verdict::NotSettled);
-        assert!(unsettled.why.contains("about 4 seeds would keep it"), "{}", unsettled.why);
+        assert!(unsettled.why.contains("about 4 seeds would narrow the interval enough to keep it"), "{}", unsettled.why);
         assert_eq!(Claim::mean_bound("s", "s", &k, Bound::AtLeast(0.9), "").verdict, Verdict::DoesNotHold);
+        // A run without a finite figure (an exponent where nothing grew) gives no interval.
+        assert_eq!(Claim::mean_bound("s", "s", &[0.4, f64::INFINITY], Bound::AtMost(0.75), "").verdict, Verdict::NotComparable);
         assert_eq!(Claim::mean_bound("s", "s", &[0.5], Bound::AtMost(0.75), "").verdict, Verdict::NotComparable);
     }
 

@@ -189,23 +189,46 @@ fn run_tweaked(w: &Workload, seeds: &RangeInclusive<u64>, share: f64, variants: 
 /// seeds; the chosen share is the one whose speed-up is nearest the seed's in log terms.
 struct Fit {
     share: f64,
-    /// (share, mean unscaled time, mean scaled-wiki time, speed-up of the means).
-    grid: Vec<(f64, f64, f64, f64)>,
+    grid: Vec<GridPoint>,
+}
+
+/// One share of the grid on the fit seeds.
+struct GridPoint {
+    share: f64,
+    /// Mean unscaled and scaled-wiki times, and the speed-up of the means.
+    unscaled: f64,
+    scaled: f64,
+    speedup: f64,
+    /// The per-seed speed-ups' 95 % prediction interval for one run, on a log scale: the test
+    /// the check seeds' speed-ups face ([`Claim::one_run_positive`]). Where it holds the
+    /// seed's figure, this share is as consistent with it as the chosen one: the fit's
+    /// precision.
+    interval: Option<(f64, f64)>,
 }
 
 fn fit_share(seeds: &RangeInclusive<u64>) -> Fit {
     let w = &WORKLOADS[FIT_WORKLOAD];
     let target = (w.seed_unscaled / w.seed_scaled).ln();
-    let grid: Vec<(f64, f64, f64, f64)> = SHARE_GRID
+    let grid: Vec<GridPoint> = SHARE_GRID
         .iter()
         .map(|&share| {
             let r = run_workload(w, seeds, share, &[Variant::Unscaled, SEED_SCALED]);
-            let (u, s) = (mean(&r.by_variant[0].iter().map(|x| x.scan_time_s).collect::<Vec<_>>()), mean(&r.by_variant[1].iter().map(|x| x.scan_time_s).collect::<Vec<_>>()));
-            (share, u, s, u / s)
+            let times = |k: usize| r.by_variant[k].iter().map(|x| x.scan_time_s).collect::<Vec<_>>();
+            let (u, s) = (times(0), times(1));
+            let per_seed: Vec<f64> = u.iter().zip(&s).map(|(a, b)| a / b).collect();
+            let (unscaled, scaled) = (mean(&u), mean(&s));
+            GridPoint { share, unscaled, scaled, speedup: unscaled / scaled, interval: crate::verdict::log_prediction_interval(&per_seed) }
         })
         .collect();
-    let best = grid.iter().min_by(|a, b| (a.3.ln() - target).abs().total_cmp(&(b.3.ln() - target).abs())).expect("a grid");
-    Fit { share: best.0, grid }
+    let best = grid.iter().min_by(|a, b| (a.speedup.ln() - target).abs().total_cmp(&(b.speedup.ln() - target).abs())).expect("a grid");
+    Fit { share: best.share, grid }
+}
+
+impl Fit {
+    /// The shares of the grid whose interval holds the seed's speed-up `seed`.
+    fn consistent(&self, seed: f64) -> Vec<f64> {
+        self.grid.iter().filter(|g| g.interval.is_some_and(|(lo, hi)| (lo..=hi).contains(&seed))).map(|g| g.share).collect()
+    }
 }
 
 fn pct(share: f64) -> String {
@@ -222,9 +245,13 @@ fn mean_range(xs: &[f64], unit: &str) -> String {
     format!("{:.1}{unit} ({:.1}-{:.1})", s.mean, s.min, s.max)
 }
 
+/// The seed's figure against ours: our mean, and as its whisker the interval the verdict
+/// tests the seed's one run against (the 95 % prediction interval on a log scale,
+/// [`crate::verdict::log_prediction_interval`]; min–max with fewer than two runs).
 fn versus_row(label: String, seed: f64, ours: &[f64]) -> VersusRow {
     let s = Summary::of(ours).expect("runs");
-    VersusRow { label, seed: Some((seed, None)), ours: Some((s.mean, (s.min, s.max))) }
+    let whisker = crate::verdict::log_prediction_interval(ours).unwrap_or((s.min, s.max));
+    VersusRow { label, seed: Some((seed, None)), ours: Some((s.mean, whisker)) }
 }
 
 /// The seed's growth argument, on the library's window: in congestion avoidance at `cwnd`
@@ -249,26 +276,40 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let (fit_s, check_s) = (seed_list(&fit_seeds), seed_list(&check_seeds));
     let fit = fit_share(&fit_seeds);
     let fw = &WORKLOADS[FIT_WORKLOAD];
+    let seed_speedup_fit = fw.seed_unscaled / fw.seed_scaled;
+    let consistent = fit.consistent(seed_speedup_fit);
+    let precision = match (consistent.first(), consistent.last()) {
+        (Some(lo), Some(hi)) if lo == hi => format!("; of the grid, only {} puts the seed's figure inside the fit seeds' 95 % prediction interval", pct(*lo)),
+        (Some(lo), Some(hi)) => format!(
+            "; every share of the grid from {} to {} ({} of {}) puts the seed's figure inside the fit seeds' 95 % prediction interval, so the fit pins the share no closer than that",
+            pct(*lo),
+            pct(*hi),
+            consistent.len(),
+            fit.grid.len()
+        ),
+        _ => "; no share of the grid puts the seed's figure inside the fit seeds' 95 % prediction interval".into(),
+    };
     let fitted_why = format!(
-        "the share of dead addresses behind answering routers, {}, was chosen on {fit_s} so that this workload's mean speed-up is nearest the seed's {:.2}; shown here on {check_s}",
+        "the share of dead addresses behind answering routers, {}, was chosen on {fit_s} so that this workload's mean speed-up is nearest the seed's {seed_speedup_fit:.2}{precision}; shown here on {check_s}",
         pct(fit.share),
-        fw.seed_unscaled / fw.seed_scaled
     );
 
     let mut fit_table = Table::new(
         &format!("fit: router share against the {}-address speed-up (fit seeds)", fw.hosts),
-        &["router share", "answering routers", "unscaled", "scaled-wiki", "speed-up", "seed's speed-up", "chosen"],
+        &["router share", "answering routers", "unscaled", "scaled-wiki", "speed-up", "95 % prediction interval, one seed", "seed's speed-up", "seed's inside", "chosen"],
     );
-    for &(share, u, s, sp) in &fit.grid {
-        let routers = (share * (fw.hosts - fw.up) as f64).round();
+    for g in &fit.grid {
+        let routers = (g.share * (fw.hosts - fw.up) as f64).round();
         fit_table.row(vec![
-            pct(share),
+            pct(g.share),
             format!("{routers} of {}", fw.hosts - fw.up),
-            format!("{u:.1} s"),
-            format!("{s:.1} s"),
-            format!("{sp:.2}"),
-            format!("{:.2}", fw.seed_unscaled / fw.seed_scaled),
-            if share == fit.share { "fitted".into() } else { String::new() },
+            format!("{:.1} s", g.unscaled),
+            format!("{:.1} s", g.scaled),
+            format!("{:.2}", g.speedup),
+            g.interval.map_or("-".into(), |(lo, hi)| format!("{lo:.2}-{hi:.2}")),
+            format!("{seed_speedup_fit:.2}"),
+            if consistent.contains(&g.share) { "yes".into() } else { "no".into() },
+            if g.share == fit.share { "fitted".into() } else { String::new() },
         ]);
     }
 
@@ -466,7 +507,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.plots.push((
                 "packet_ratio of the 10000-address scan, ours (scaled-wiki) against the seed's".into(),
                 // Largest first, so that the legend (lower right) sits beside the smallest values.
-                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled-wiki)", "packet_ratio = probes_sent / probes_replied_to", &ratio_rows, false, &format!("ours: mean, min-max over runs with RNG {check_s}"))?],
+                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled-wiki)", "packet_ratio = probes_sent / probes_replied_to", &ratio_rows, false, &format!("ours ({check_s}): mean, 95 % prediction interval"))?],
             ));
         }
     }
@@ -668,8 +709,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         (
             "Ours against the seed's".into(),
             vec![
-                plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled-wiki)", "scan time (s)", &time_rows, true, &format!("ours: mean, min-max over runs with RNG {check_s}"))?,
-                plot::versus(&plots, "versus-speedup", "Speed-up, unscaled / scaled time: the source page against ours", "unscaled time / scaled time", &speedup_rows, false, &format!("ours: mean, min-max over runs with RNG {check_s}"))?,
+                plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled-wiki)", "scan time (s)", &time_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
+                plot::versus(&plots, "versus-speedup", "Speed-up, unscaled / scaled time: the source page against ours", "unscaled time / scaled time", &speedup_rows, false, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
             ],
         ),
     );
@@ -716,14 +757,14 @@ fn shape_why(s: &shape::Shapes, all: &[shape::Shapes]) -> String {
     let over = |x: &shape::Shapes, f: fn(&shape::Stretch) -> f64| mean(&x.runs.iter().flatten().map(f).collect::<Vec<_>>());
     let pct = |x: f64| format!("{:.0} %", x * 100.0);
     let (g, early, after) = (over(s, shape::Stretch::first_half_share), over(s, shape::Stretch::early_share), over(s, shape::Stretch::exponent_after_early));
-    let head = format!("{} of the growth in the first half of a stretch's time, {} in its first {}, and the rest with k = {after:.2}", pct(g), pct(early), pct(shape::EARLY));
+    let head = format!("{} of the growth in the first half of a stretch's time, {} in its first {}, and the rest with k' = {after:.2}", pct(g), pct(early), pct(shape::EARLY));
     if s.variant == "unscaled" {
         format!(
             "Above ccthresh an unscaled reply adds 1/cwnd and the window moves by a few per cent over a stretch, so the curve is the replies' arrival: {head}. {}",
             if after > shape::after_early_midpoint() {
-                "Most of the bend is at the start, a burst of replies as the window crosses ccthresh; after it the window rises nearer a line. Over the whole stretch the curve is as concave as a square root, but it does not bend all along as one does."
+                "Most of the bend is at the start, a burst of replies as the window crosses ccthresh; after it our mean k' is on a line's side of the midpoint. Over the whole stretch the curve is as concave as a square root, but it does not seem to bend all along as one does."
             } else {
-                "The curve keeps bending after its start, as a square root does."
+                "After its start our mean k' is on a square root's side of the midpoint: the curve seems to keep bending, as a square root does."
             }
         )
     } else {

@@ -431,7 +431,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             Bound::AtLeast(0.0),
             "",
         );
-        out.claims.push(if c.holds() {
+        // The cause below is for rates that move against each other: a whole interval below 0.
+        out.claims.push(if c.verdict != crate::verdict::Verdict::DoesNotHold {
             c
         } else {
             c.because(&format!(

@@ -238,9 +238,18 @@ fn ecn(b: &BbrV2, claims: &mut Vec<Claim>) {
         v1,
         Bound::AtLeast(-k),
     );
-    if crate::verdict::difference_interval(&v1.queue.0, &v1.queue.1).is_some_and(|(_, hi)| hi > k) {
-        ignores.verdict = crate::verdict::Verdict::DoesNotHold;
-        ignores.why = "the marks raise its queue by more than K".into();
+    // The upper end against K as the lower end is judged against −K: broken where the whole
+    // interval is above K, not settled where it reaches across K.
+    match crate::verdict::difference_interval(&v1.queue.0, &v1.queue.1) {
+        Some((lo, _)) if lo > k => {
+            ignores.verdict = crate::verdict::Verdict::DoesNotHold;
+            ignores.why = "the marks raise its queue by more than K".into();
+        }
+        Some((lo, hi)) if hi > k && ignores.verdict == crate::verdict::Verdict::Holds => {
+            ignores.verdict = crate::verdict::Verdict::NotSettled;
+            ignores.why = format!("The 95 % interval, {} to {}, reaches across K = {} packets, so these seeds can neither keep the bound nor break it.", num(lo), num(hi), num(k));
+        }
+        _ => {}
     }
     ignores.test = format!("{}, and at or below {} packets", ignores.test, num(k));
     claims.push(ignores);
