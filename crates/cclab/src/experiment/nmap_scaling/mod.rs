@@ -281,11 +281,11 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let precision = match (consistent.first(), consistent.last()) {
         (Some(lo), Some(hi)) if lo == hi => format!("; of the grid, only {} puts the seed's figure inside the fit seeds' 95 % prediction interval", pct(*lo)),
         (Some(lo), Some(hi)) => format!(
-            "; every share of the grid from {} to {} ({} of {}) puts the seed's figure inside the fit seeds' 95 % prediction interval, so the fit pins the share no closer than that",
-            pct(*lo),
-            pct(*hi),
+            "; {} of the grid's {} shares, from {} to {}, put the seed's figure inside the fit seeds' 95 % prediction interval for one seed's speed-up (the fit table), so the fit pins the share no closer than that",
             consistent.len(),
-            fit.grid.len()
+            fit.grid.len(),
+            pct(*lo),
+            pct(*hi)
         ),
         _ => "; no share of the grid puts the seed's figure inside the fit seeds' 95 % prediction interval".into(),
     };
