@@ -230,28 +230,17 @@ fn ecn(b: &BbrV2, claims: &mut Vec<Claim>) {
         Bound::AtMost(-k),
     ));
     claims.push(Claim::bound(&format!("CUBIC with classic ECN loses no packet: the marks do the drops' work ({on})"), "RFC3168: a mark answered as a loss", &cubic.drops_with, Bound::AtMost(0.0), "packets"));
-    // Within K either way: the interval's lower end at or above −K (the bound) and its upper
-    // end at or below K.
-    let mut ignores = queue(
-        format!("BBR v1: \"No ECN support\" (the table: \"N/A\"): the marks leave its queue within K of where it sits without them ({on})"),
+    // Within K either way: each end of the interval judged by the shared test, the lower at
+    // or above −K and the upper at or below K.
+    let ignores = Claim::all_of(
+        &format!("BBR v1: \"No ECN support\" (the table: \"N/A\"): the marks leave its queue within K of where it sits without them ({on})"),
         "N/A",
-        v1,
-        Bound::AtLeast(-k),
+        &[
+            (format!("not lower by more than K = {} packets", num(k)), queue("lower".into(), "N/A", v1, Bound::AtLeast(-k))),
+            (format!("not higher by more than K = {} packets", num(k)), queue("higher".into(), "N/A", v1, Bound::AtMost(k))),
+        ],
     );
-    // The upper end against K as the lower end is judged against −K: broken where the whole
-    // interval is above K, not settled where it reaches across K.
-    match crate::verdict::difference_interval(&v1.queue.0, &v1.queue.1) {
-        Some((lo, _)) if lo > k => {
-            ignores.verdict = crate::verdict::Verdict::DoesNotHold;
-            ignores.why = "the marks raise its queue by more than K".into();
-        }
-        Some((lo, hi)) if hi > k && ignores.verdict == crate::verdict::Verdict::Holds => {
-            ignores.verdict = crate::verdict::Verdict::NotSettled;
-            ignores.why = format!("The 95 % interval, {} to {}, reaches across K = {} packets, so these seeds can neither keep the bound nor break it.", num(lo), num(hi), num(k));
-        }
-        _ => {}
-    }
-    ignores.test = format!("{}, and at or below {} packets", ignores.test, num(k));
+    let ignores = if ignores.verdict == crate::verdict::Verdict::DoesNotHold { ignores.because("the marks move its queue by more than K") } else { ignores };
     claims.push(ignores);
     claims.push(queue(format!("BBR v2: \"DCTCP-inspired ECN\": the marks take BBRv3's queue down by more than K ({on})"), "DCTCP-inspired ECN", v3, Bound::AtMost(-k)));
     let pct = |e: &EcnRuns| e.utilisation_with.iter().map(|u| u * 100.0).collect::<Vec<f64>>();
