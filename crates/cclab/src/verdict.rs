@@ -444,28 +444,41 @@ impl Claim {
 
     /// A model's prediction given as a band `lo..=hi` (the range of its constant that its
     /// source states, `basis`) against our runs over seeds: holds when the 95 % confidence
-    /// interval of our mean ([`crate::stats::confidence_half_width`]) meets the band, so that
-    /// the model is not rejected. With one run, its value must lie in the band.
+    /// interval of our mean ([`crate::stats::confidence_half_width`]) lies inside the band, does
+    /// not hold when it misses the band, and is not settled when it reaches across an edge
+    /// (the runs neither confirm the model nor reject it). With one run, its value must lie in
+    /// the band.
     pub fn band(claim: &str, ours: &[f64], (lo, hi): (f64, f64), unit: &str, basis: &str) -> Claim {
         Claim::within(claim, format!("model: {} to {}", num(lo), with_unit(hi, unit)), ours, (lo, hi), unit, basis)
     }
 
     /// A seed's figure known only as a band `lo..=hi` (what a reading could have been, `basis`
     /// says why: the precision it was printed to, what it counted), judged as [`Claim::band`]:
-    /// holds when the 95 % confidence interval of our mean meets the band.
+    /// holds when the 95 % confidence interval of our mean lies inside the band.
     pub fn within(claim: &str, seed: String, ours: &[f64], (lo, hi): (f64, f64), unit: &str, basis: &str) -> Claim {
         let Some(o) = Summary::of(ours) else {
             return Claim::not_comparable(claim, seed, "no runs".into(), "we have no runs of this");
         };
-        let half = confidence_half_width(&o, ALPHA).unwrap_or(0.0);
-        let (a, b) = (o.mean - half, o.mean + half);
-        let verdict = if a <= hi && b >= lo && o.mean.is_finite() { Verdict::Holds } else { Verdict::DoesNotHold };
-        let test = if o.n > 1 {
-            format!("the 95 % confidence interval of our mean, {} to {}, {} the band ({basis})", num(a), num(b), if verdict == Verdict::Holds { "meets" } else { "misses" })
-        } else {
-            format!("our one run {} the band ({basis})", if verdict == Verdict::Holds { "inside" } else { "outside" })
+        let Some(half) = confidence_half_width(&o, ALPHA) else {
+            let inside = (lo..=hi).contains(&o.mean);
+            let test = format!("our one run {} the band ({basis})", if inside { "inside" } else { "outside" });
+            return Claim::new(claim, seed, spread(&o, unit), test, if inside { Verdict::Holds } else { Verdict::DoesNotHold });
         };
-        Claim::new(claim, seed, spread(&o, unit), test, verdict)
+        let (a, b) = (o.mean - half, o.mean + half);
+        if !(a.is_finite() && b.is_finite()) {
+            return Claim::not_comparable(claim, seed, spread(&o, unit), "our runs give no finite interval");
+        }
+        let (verdict, word) = if lo <= a && b <= hi {
+            (Verdict::Holds, "inside")
+        } else if b < lo || a > hi {
+            (Verdict::DoesNotHold, "misses")
+        } else {
+            (Verdict::NotSettled, "reaches across an edge of")
+        };
+        let test = format!("the 95 % confidence interval of our mean, {} to {}, {word} the band ({basis})", num(a), num(b));
+        // The edge the interval reaches across nearest our mean: the one more seeds would settle.
+        let edge = if o.mean < lo || (o.mean <= hi && o.mean - lo < hi - o.mean) { Bound::AtLeast(lo) } else { Bound::AtMost(hi) };
+        Claim::new(claim, seed, spread(&o, unit), test, verdict).settle_note(ours, (a, b), edge, unit)
     }
 
     /// A figure our model was fitted to: never counted as holding. `what` names the fitted
@@ -609,6 +622,15 @@ fn interval_keeps((lo, hi): (f64, f64), bound: Bound, of: &str, unit: &str) -> (
         _ => Verdict::NotSettled,
     };
     (verdict, test)
+}
+
+/// The 95 % prediction interval for one more run: `x̄ ± t(0.975, n − 1)·s·√(1 + 1/n)`
+/// ([`Claim::one_run`]'s interval before the seed's rounding, and the whisker its figures
+/// draw). `None` with fewer than two runs.
+pub fn prediction_interval(xs: &[f64]) -> Option<(f64, f64)> {
+    let s = Summary::of(xs)?;
+    let h = prediction_half_width(&s, ALPHA)?;
+    Some((s.mean - h, s.mean + h))
 }
 
 /// The 95 % prediction interval for one more run of a positive figure, on a log scale:
@@ -835,15 +857,23 @@ mod tests {
     }
 
     /// Three runs 1.10, 1.12, 1.14: mean 1.12, sd 0.02, half-width t(0.975, 2)·0.02/√3 =
-    /// 4.303·0.011547 = 0.0497, so 1.0703 to 1.1697: it misses a band ending at 1.0696 and
-    /// meets one ending at 1.071.
+    /// 4.303·0.011547 = 0.0497, so 1.0703 to 1.1697: it misses a band ending at 1.0696, reaches
+    /// across the upper edge of one ending at 1.071 (not settled), and lies inside one from
+    /// 1.07 to 1.17.
     #[test]
-    fn bands_are_met_by_the_confidence_interval_of_our_mean() {
+    fn bands_are_judged_by_the_confidence_interval_of_our_mean() {
         let runs = [1.10, 1.12, 1.14];
         let c = Claim::band("x", &runs, (0.9961, 1.0696), "", "C from 1.22 to 1.31");
         assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
         assert!(c.test.contains("1.07") && c.test.contains("misses") && c.seed == "model: 0.9961 to 1.07", "{} / {}", c.test, c.seed);
-        assert_eq!(Claim::band("x", &runs, (0.9961, 1.071), "", "b").verdict, Verdict::Holds);
+        let c = Claim::band("x", &runs, (0.9961, 1.071), "", "b");
+        assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
+        assert!(c.test.contains("reaches across an edge") && c.why.contains("reaches across 1.071") && c.why.contains("break"), "{} / {}", c.test, c.why);
+        assert_eq!(Claim::band("x", &runs, (1.07, 1.17), "", "b").verdict, Verdict::Holds);
+        // A band inside the interval: the edge nearer our mean is the one to settle.
+        let c = Claim::band("x", &runs, (1.11, 1.16), "", "b");
+        assert_eq!(c.verdict, Verdict::NotSettled);
+        assert!(c.why.contains("reaches across 1.11") && c.why.contains("keep"), "{}", c.why);
         // Below the band too, and one run must lie inside it.
         assert_eq!(Claim::band("x", &[0.90, 0.91, 0.92], (0.9961, 1.0696), "", "b").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::band("x", &[1.0], (0.9961, 1.0696), "", "b").verdict, Verdict::Holds);

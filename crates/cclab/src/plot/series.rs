@@ -144,6 +144,15 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
         // starved), the flow's line stays visible on it.
         series.insert(0, Series::new(Some("aggregate".into()), INK, Style::Dashed, aggregate(&d.flows, |r| r.goodput)));
     }
+    // Sampled faster than the round trip, a window-limited flow delivers in bursts once a
+    // round, so single samples swing between nothing and twice its rate: each point is then
+    // the mean over the last round trip's samples.
+    let k = samples_per_round(d);
+    if k > 1 {
+        for s in &mut series {
+            s.points = per_round(&s.points, k);
+        }
+    }
     // The capacity line, unless it is so far above every goodput (a flow held to a small
     // share by loss, say) that it would flatten them: then the title gives it.
     let top = max_y(&series).fold(0.0, f64::max);
@@ -161,8 +170,35 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
     if capacity > 0.0 && flow_top > capacity * ABOVE_CAPACITY {
         title = format!("{title}: peaks above capacity are data held behind a hole, released at once");
     }
+    if k > 1 {
+        title = format!("{title}, each point the mean of the last {k} samples (one round trip)");
+    }
     let y = Axis::fit("goodput (Mbit/s)", 0.0, max_y(&series));
     Some(over_time(d, "goodput", &title, y, series))
+}
+
+/// How many samples span the shortest flow's smallest RTT (1 when samples are an RTT apart or
+/// more, or the spacing is unknown): the median gap between one flow's sample times.
+fn samples_per_round(d: &RunData) -> usize {
+    let Some(first) = d.flows.first() else { return 1 };
+    let times: Vec<f64> = d.rows(first.flow).map(|r| r.time).collect();
+    let mut gaps: Vec<f64> = times.windows(2).map(|w| w[1] - w[0]).filter(|g| *g > 0.0).collect();
+    gaps.sort_by(f64::total_cmp);
+    let rtt = d.summary.flows.iter().map(|f| f.rtt_ms.min / 1e3).filter(|r| *r > 0.0).fold(f64::INFINITY, f64::min);
+    match gaps.get(gaps.len() / 2) {
+        Some(&gap) if rtt.is_finite() => (rtt / gap).round().max(1.0) as usize,
+        _ => 1,
+    }
+}
+
+/// The trailing mean over `k` points: each point's value is the mean of it and the `k − 1`
+/// before it (fewer at the start).
+fn per_round(points: &[(f64, f64)], k: usize) -> Vec<(f64, f64)> {
+    points.iter().enumerate().map(|(i, &(t, _))| {
+        let from = (i + 1).saturating_sub(k);
+        let window = &points[from..=i];
+        (t, window.iter().map(|p| p.1).sum::<f64>() / window.len() as f64)
+    }).collect()
 }
 
 /// A goodput this many times the capacity is past what rounding of the samples explains.
@@ -205,6 +241,17 @@ mod tests {
         spiky[1] = 330.0;
         let top = robust_top(spiky.iter().copied()).unwrap();
         assert!(top >= 44.0 * 1.5 && top < 330.0, "{top}");
+    }
+
+    /// A flow sampled every 50 ms on a 100 ms round trip that delivers 2 Mbit/s in every other
+    /// sample (its burst once a round) reads 1 Mbit/s throughout, over two samples.
+    #[test]
+    fn goodput_sampled_faster_than_the_round_trip_is_averaged_over_one() {
+        let pts: Vec<(f64, f64)> = (0..6).map(|i| (i as f64 * 0.05, if i % 2 == 0 { 2.0 } else { 0.0 })).collect();
+        let avg = per_round(&pts, 2);
+        assert_eq!(avg[0], (0.0, 2.0), "the first point has no earlier sample");
+        assert!(avg[1..].iter().all(|p| p.1 == 1.0), "{avg:?}");
+        assert_eq!(per_round(&pts, 1), pts);
     }
 
     #[test]

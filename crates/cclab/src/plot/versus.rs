@@ -1,17 +1,18 @@
 //! Ours against the seed's: one row per claim or table cell, the seed's figure as a hollow
 //! black square (with its range where the seed gives one) and ours as a filled circle with
-//! our spread over seeds (minimum to maximum). Rows run top to bottom in the order given, so
+//! our spread over seeds (the caller's label says which: minimum to maximum, or the interval a
+//! verdict tests). Rows run top to bottom in the order given, so
 //! a seed's table reads down the plot as it reads down the page.
 
 use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, INK};
 
-/// One row: what it is, the seed's value (and range), and ours (mean and min–max).
+/// One row: what it is, the seed's value (and range), and ours (mean and spread).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VersusRow {
     pub label: String,
     /// The seed's figure and, where it gives one, its range (min, max).
     pub seed: Option<(f64, Option<(f64, f64)>)>,
-    /// Our mean and our min–max over seeds.
+    /// Our mean and our spread over seeds (min–max, or an interval, as the legend says).
     pub ours: Option<(f64, (f64, f64))>,
 }
 
@@ -60,8 +61,12 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
             ours_bars.push(spread);
         }
     }
-    let seed = seed.with_bars(seed_bars, true);
-    let ours = ours.with_bars(ours_bars, true);
+    // On a log axis an interval reaching zero or below runs off the axis' left edge.
+    let edge = |bars: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
+        bars.into_iter().map(|(lo, hi)| (if log && lo <= 0.0 { 10f64.powf(x.lo) } else { lo }, hi)).collect()
+    };
+    let seed = seed.with_bars(edge(seed_bars), true);
+    let ours = ours.with_bars(edge(ours_bars), true);
     let height = (160 + 44 * rows.len() as u32).max(360);
     Figure {
         name: name.into(),
@@ -121,6 +126,17 @@ mod tests {
         let x = &f.panels[0].x;
         assert!(x.log);
         assert_eq!((x.lo, x.hi), (0.0, 3.0), "10^0 to 10^3");
+    }
+
+    #[test]
+    fn on_a_log_axis_an_interval_reaching_zero_runs_to_the_left_edge() {
+        let rows = [VersusRow { label: "a".into(), seed: Some((0.65, None)), ours: Some((0.2, (-0.08, 0.47))) }];
+        let f = figure("v", "t", "fraction", &rows, true, ("seed", "ours"));
+        let p = &f.panels[0];
+        // The axis spans the decade of the positive values, 0.1 to 1.
+        assert_eq!((p.x.lo, p.x.hi), (-1.0, 0.0));
+        let (lo, hi) = p.series[1].bars[0];
+        assert!((lo - 0.1).abs() < 1e-12 && hi == 0.47, "{lo} to {hi}");
     }
 
     #[test]

@@ -10,14 +10,14 @@ use std::path::Path;
 /// Every cell, the seed's mean and range beside ours (log axis: the trials span 7 to 300
 /// Mbit/s).
 pub fn versus(dir: &Path, rows: &[VersusRow], runs: usize) -> Result<PlotFiles, UserError> {
-    crate::plot::versus(
+    crate::plot::versus_against(
         dir,
         "vegas-trials-versus-seed",
         "iperf throughput per trial and algorithm: the seed's five runs against ours",
         "throughput (Mbit/s, log scale)",
         rows,
         true,
-        &format!("ours: mean, min–max over {runs} runs (RNG seeds)"),
+        ("the seed: mean, min–max of its 5 runs", &format!("ours: mean, min–max over {runs} runs (RNG seeds)")),
     )
 }
 

@@ -40,7 +40,13 @@ pub struct Probes {
     pub reno_link_stalls: Vec<f64>,
     /// mVegas as built, trials 1 and 3.
     pub mvegas_as_built: [Vec<f64>; 2],
+    /// Trial 6's Reno with its netem jitter left out ([`TRIAL_6_WITHOUT_JITTER`]).
+    pub reno_6_without_jitter: Vec<f64>,
 }
+
+/// Trial 6's netem (`delay 100ms 10ms 25% loss 0.1%`) without its jitter: what trial 6's
+/// Reno gives when its ACKs are no longer reordered.
+pub const TRIAL_6_WITHOUT_JITTER: &str = "delay 100ms loss 0.1%";
 
 /// The trials mVegas as built runs on: the 0.2 ms LAN and 100 ms.
 pub const AS_BUILT_TRIALS: [u32; 2] = [1, 3];
@@ -72,6 +78,9 @@ pub fn run(runs: usize, opts: &Options) -> Result<Probes, UserError> {
         vegas_100ms_stalls: probe_runs("vegas", 3, runs, opts, "vm-stalls", &stalled)?,
         reno_link_stalls: probe_runs("reno", 1, runs, opts, "vm-stalls", &stalled)?,
         mvegas_as_built: [probe_runs("mvegas", AS_BUILT_TRIALS[0], runs, opts, "as-built", &as_built)?, probe_runs("mvegas", AS_BUILT_TRIALS[1], runs, opts, "as-built", &as_built)?],
+        reno_6_without_jitter: probe_runs("reno", 6, runs, opts, "without-jitter", &|cfg: &mut SimConfig| {
+            cfg.link.reverse_netem = sim::Netem::parse(TRIAL_6_WITHOUT_JITTER).expect("a valid netem");
+        })?,
     })
 }
 
@@ -98,25 +107,35 @@ pub fn acks_in_netem(data_mbps: f64, mss: u64, delay: Time) -> f64 {
     data_mbps * 1e6 / (mss as f64 * 8.0) * delay.as_secs_f64()
 }
 
-/// How long the sender's queue (`txqueuelen` full-sized packets at the fitted link rate)
-/// keeps the link busy when the sender stops.
-pub fn queue_drain_time() -> Time {
-    let bits = (testbed::QUEUE_PKTS * testbed::WIRE * 8) as f64;
-    Time::from_secs_f64(bits / testbed::fitted_rate().bits_per_sec())
+/// How long the queue Reno's window keeps standing at the sender keeps the link busy when the
+/// sender stops: the receive window's segments on the wire (`rwnd/MSS` packets of `WIRE`
+/// bytes) at the fitted link rate, less the base round trip they also fill
+/// (`FIXED_RTT + HOST_NOISE/2`). The 1000-packet `txqueuelen` could hold ten times as much, but
+/// a window-limited sender never fills it.
+pub fn standing_queue_time() -> Time {
+    standing_queue_time_of(testbed::fitted_rwnd())
+}
+
+fn standing_queue_time_of(rwnd: u64) -> Time {
+    let bits = rwnd as f64 / testbed::MSS as f64 * (testbed::WIRE * 8) as f64;
+    let base = testbed::FIXED_RTT.as_secs_f64() + testbed::HOST_NOISE.as_secs_f64() / 2.0;
+    Time::from_secs_f64((bits / testbed::fitted_rate().bits_per_sec() - base).max(0.0))
 }
 
 /// The probes beside the cells they change; `without(trial, k)` gives our runs of trial
 /// `trial`'s algorithm `k` (in `ALGOS` order) as the experiment ran them.
 pub fn table(p: &Probes, without: &dyn Fn(u32, usize) -> Vec<f64>) -> Table {
     let stalls = format!("vCPU stalls (up to {} ms, about every {} ms) on both guests", num(VM_STALL_MAX.as_secs_f64() * 1e3), num(VM_STALL_EVERY.as_secs_f64() * 1e3));
-    let mut t = Table::new("causes A, C and D probed (Mbit/s, mean (min-max))", &["cause", "cell", "probed", "without", "seed", "probe"]);
+    let mut t = Table::new("causes A, C, D and E probed (Mbit/s, mean (min-max))", &["cause", "cell", "probed", "without", "seed", "probe"]);
     let cell = |xs: &[f64]| Summary::of(xs).map_or(String::new(), |s| format!("{} ({}-{})", num(s.mean), num(s.min), num(s.max)));
     let as_built = "mVegas as built: always +1 between alpha and beta";
+    let without_jitter = format!("netem {TRIAL_6_WITHOUT_JITTER}: the jitter left out");
     let rows = [
         ("C", 3, 1, &p.vegas_100ms_stalls, stalls.as_str()),
         ("D", 1, 0, &p.reno_link_stalls, stalls.as_str()),
         ("A", AS_BUILT_TRIALS[0], 2, &p.mvegas_as_built[0], as_built),
         ("A", AS_BUILT_TRIALS[1], 2, &p.mvegas_as_built[1], as_built),
+        ("E", 6, 0, &p.reno_6_without_jitter, without_jitter.as_str()),
     ];
     for (cause, trial, k, xs, probe) in rows {
         let s = seed::trial(trial).cells[k].summary();
@@ -163,11 +182,15 @@ mod tests {
         assert!(n < NETEM_DEFAULT_LIMIT as f64 / 10.0);
     }
 
-    /// 1000 packets of 1500 bytes at 300.4 Mbit/s: 39.9 ms, thirteen times the longest stall.
+    /// The steady-state window, 142.8 kB: 98.6 segments of 1500 wire bytes at 300.4 Mbit/s is
+    /// 3.94 ms, less the 0.2 ms base round trip, 3.74 ms; the fitted window lies between that
+    /// and half as much again, so its queue does too, above the longest stall (3 ms) either way.
     #[test]
-    fn the_queue_outlasts_a_stall() {
-        let t = queue_drain_time();
-        assert!((t.as_secs_f64() * 1e3 - 39.95).abs() < 0.01, "{t:?}");
-        assert!(t.as_nanos() > 13 * VM_STALL_MAX.as_nanos());
+    fn the_standing_queue_outlasts_a_stall() {
+        let steady = standing_queue_time_of(testbed::steady_state_rwnd()).as_secs_f64() * 1e3;
+        assert!((steady - 3.74).abs() < 0.01, "{steady}");
+        let t = standing_queue_time();
+        assert!(t.as_secs_f64() * 1e3 >= steady && t.as_secs_f64() * 1e3 < 1.5 * 3.94, "{t:?}");
+        assert!(t > VM_STALL_MAX);
     }
 }
