@@ -40,8 +40,9 @@
 //! - [`Claim::bound`]: a stated bound ("gains no more than 10 %"), kept on every seed.
 //! - [`Claim::mean_bound`]: a bound on our mean over seeds, kept by its whole 95 % confidence
 //!   interval.
-//! - [`Claim::band`]: a model's band (its constant's stated range), met by the 95 %
-//!   confidence interval of our mean over seeds.
+//! - [`Claim::band`]: a model's band (its constant's stated range), holding when the 95 %
+//!   confidence interval of our mean over seeds lies inside it and not settled when the
+//!   interval reaches across an edge.
 
 use crate::stats::{confidence_half_width, f_test_p, prediction_half_width, runs_to_settle, welch_interval, welch_p, Summary};
 use crate::table::{num, Table};

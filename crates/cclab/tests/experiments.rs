@@ -105,7 +105,7 @@ fn sackexp_beats_tcp_sack_under_loss() {
 /// Mathis et al. 1997: Reno's throughput is MSS/RTT·C/sqrt(p), p the rate of congestion
 /// signals, with C between 1.22 (periodic loss) and 1.31 (random loss) for an ACK per segment
 /// (their Table 1). SACK repairs several drops of one window in one recovery, so the signal
-/// rate is below the drop rate at every p; at 0.2 % (about 55 loss episodes per run in fast
+/// rate is below the drop rate at every p; at 0.2 % (about 60 loss episodes per run in fast
 /// mode, 10 seeds) the 95 % confidence interval of our mean lies inside the law's band of C at
 /// the signal rate, and the verdict table says so.
 #[test]
@@ -164,7 +164,7 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     assert_eq!(verdict("mVegas holds more backlog than Vegas"), "holds");
     assert_eq!(verdict("mVegas leaves slow start \"as soon as two round-trips"), "holds");
     // The seed's explanation of trials 1, 2 and 4: the jump out of slow start brings no loss
-    // at all on the model (the fitted receive window, 142.8 kB or 99 segments, cannot fill the
+    // at all on the model (the fitted receive window, 149.2 kB or about 103 segments, cannot fill the
     // 1000-packet queue, and netem drops only ACKs), and every verdict on the jump that does
     // not hold carries its cause.
     assert_eq!(verdict("trials 1, 2, 4: the other branch, \"massive packet loss"), "holds");

@@ -11,8 +11,8 @@
 //! (1.15 to 1.25). Our receiver ACKs every segment and drops at random, so
 //! the law's own statement puts our C between 1.22 and 1.31: the claim "the law holds" is
 //! judged against that band, C·MSS/(RTT·√p) for C from 1.22 to 1.31, over several seeds per p
-//! (3 in fast mode, 5 in full): it holds when the 95 % confidence interval of our mean meets
-//! the band ([`Claim::band`]). The law's p counts *congestion signals* per packet (one per
+//! (10 in fast mode, 20 in full): it holds when the 95 % confidence interval of our mean lies
+//! inside the band, and is not settled when it reaches across an edge ([`Claim::band`]). The law's p counts *congestion signals* per packet (one per
 //! window that halves, however many packets it lost), and it assumes no timeouts; so each p
 //! is judged twice: against the nominal drop rate p and against the signal rate each run
 //! measured (loss episodes per segment sent), and only where no run had a timeout.
@@ -383,7 +383,7 @@ fn claims(at: &[AtP], out: &mut Output) {
                 "",
                 basis,
             );
-            let at_p = if at_p.holds() && !at_signals.holds() {
+            let at_p = if at_p.holds() && at_signals.verdict == crate::verdict::Verdict::DoesNotHold {
                 at_p.because(&format!(
                     "it holds as two departures from the law cancel, not as the law describes ours: SACK repairs several drops of \
                      one window in one recovery, so there were {} congestion signals per segment against p = {}, which alone \

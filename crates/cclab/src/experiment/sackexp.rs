@@ -9,9 +9,9 @@
 //! "~700 %" of TCP SACK's "at similar efficiencies"; "TCP w/o congestion control and without SACK
 //! is inefficient". It names no RTT for them; the Mathis law (see `mathis.rs`) bounds what TCP SACK
 //! keeps at p = 0.1 % (MSS/RTT·sqrt(3/2)/sqrt(p) against the 10 Mbit/s link: above 65 % only at
-//! 60 ms; the verdicts print the bound at the other RTTs, beside what our finite runs keep with
-//! their slow start, which reaches the BDP before the first loss, and which also falls short of 65 %
-//! there), so the seed's 65 % can only come from its 60 ms runs: the figures are judged there,
+//! 60 ms; the verdicts print the bound at the other RTTs, beside what our finite runs keep,
+//! whose slow start climbs far past the law's window before the first loss, on average after
+//! 1/p = 1000 segments), so the seed's 65 % can only come from its 60 ms runs: the figures are judged there,
 //! and shown but not judged at the other RTTs. It gives one run and no spread, so a figure holds when it lies inside our 95 % prediction
 //! interval for one more run over seeds, widened by the seed's rounding
 //! ([`Claim::one_run`]). Its efficiency of 91 % at p = 0.1 % does not hold: by its definitions
@@ -57,7 +57,7 @@ seed. Each algorithm runs alone (SACKEXP, TCP SACK = NewReno with SACK, SACKEXP 
 TCP SACK run against each other, over several seeds. Throughput counts every data packet sent, goodput each byte \
 once; efficiency is goodput/throughput. The seed reports, at p = 0.1 %, SACKEXP at 91 % and TCP SACK at 65 % of \
 the lossless goodput, and at 20 % loss SACKEXP's goodput about 7 times TCP SACK's; it does not say at which RTT, \
-but only at 60 ms do the Mathis law and our runs let TCP SACK keep 65 %, so they are judged at 60 ms.";
+but only at 60 ms does the Mathis law let TCP SACK keep 65 %, so they are judged at 60 ms.";
 
 /// What runs alone: the legend name, the congestion control and whether SACK is on.
 const ALONE: [(&str, &str, bool); 3] = [("SACKEXP", "none", true), ("TCP SACK", "newreno", true), ("SACKEXP without SACK", "none", false)];
@@ -250,25 +250,37 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     for &rtt in rtts {
         let at = format!("RTT {rtt} ms");
         // Which RTT the seed's figures come from: in steady state TCP SACK keeps at most the
-        // Mathis law's rate at p = 0.1 %, a fraction `bound` of its lossless goodput; a finite
-        // run keeps more, its slow start reaching the BDP before the first loss, so the RTT is
-        // excluded only where our runs too (the top of their 95 % prediction interval for one
-        // more run) fall short of the seed's 65 %.
+        // Mathis law's rate at p = 0.1 %, a fraction `bound` of its lossless goodput, so the RTT
+        // is excluded where that falls short of the seed's 65 %. A finite run keeps more, its
+        // slow start climbing far past the law's window before the first loss: the reason
+        // says whether our runs (the top of their 95 % prediction interval for one more run)
+        // fall short too.
         let lossless = mean(&alone[&(rtt, 0, 1)].goodput);
         let bound = super::mathis::law_bps(1448.0, rtt as f64 / 1e3, 0.001) / 1e6 / lossless;
         let kept = rel(rtt, 0.001, 1);
         let top = Summary::of(&kept).and_then(|s| crate::stats::prediction_half_width(&s, 0.05).map(|h| s.mean + h));
-        let excluded = (bound < 0.65 && top.is_some_and(|t| t < 0.65)).then(|| {
+        let excluded = (bound < 0.65).then(|| {
+            let ours = match top {
+                Some(t) if t < 0.65 => format!(
+                    "our {secs} s runs, whose slow start climbs far past the law's window before the first loss (on average after \
+                     1/p = 1000 segments), keep {:.1} % (at most {:.1} % for one more run, 95 % prediction), short of it too",
+                    100.0 * mean(&kept),
+                    100.0 * t
+                ),
+                _ => format!(
+                    "our {secs} s runs keep {:.1} %, more than the law allows, as their slow start climbs far past the law's window \
+                     before the first loss (on average after 1/p = 1000 segments); only runs as short as ours could give 65 % here",
+                    100.0 * mean(&kept)
+                ),
+            };
             format!(
                 "not the seed's RTT: the seed names none, and at {rtt} ms the Mathis law (C = sqrt(3/2)) lets TCP SACK keep at \
-                 most {:.0} % of its lossless goodput at p = 0.1 % in steady state; our {secs} s runs, whose slow start reaches \
-                 the BDP before the first loss, keep {:.1} % (at most {:.1} % for one more run, 95 % prediction), so the \
-                 seed's 65 % cannot come from this RTT",
-                bound * 100.0,
-                100.0 * mean(&kept),
-                100.0 * top.unwrap_or(f64::NAN)
+                 most {:.0} % of its lossless goodput at p = 0.1 % in steady state, so the seed's 65 % cannot come from this RTT; {ours}",
+                bound * 100.0
             )
         });
+        // Rows at an RTT the seed's figures cannot come from are drawn, but say they are not judged.
+        let unjudged = if excluded.is_some() { " (not judged)" } else { "" };
         let judged = |c: Claim| match &excluded {
             Some(why) => Claim::not_comparable(&c.claim, c.seed, c.ours, why),
             None => c,
@@ -276,13 +288,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for (k, seed) in SEED_FRACTIONS {
             let ours = rel(rtt, 0.001, k);
             let claim = Claim::one_run(&format!("{} goodput at p = 0.1 % / lossless ({at})", ALONE[k].0), &ours, seed, 0.005, "");
-            versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}", ALONE[k].0), seed: Some((seed, None)), ours: spread(&ours) });
+            versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((seed, None)), ours: spread(&ours) });
             out.claims.push(judged(claim));
         }
         let x20 = ratios(&alone[&(rtt, key(0.2), 0)].goodput, &alone[&(rtt, key(0.2), 1)].goodput);
         out.claims.push(judged(Claim::one_run_positive(&format!("SACKEXP / TCP SACK goodput at p = 20 % ({at})"), &x20, SEED_RATIO_20, 0.5, "x")));
         // The ratios (above 1) go first, the fractions below them, clear of the legend at the lower right.
-        ratio_rows.push(VersusRow { label: format!("SACKEXP / TCP SACK, p = 20 %, {at}"), seed: Some((SEED_RATIO_20, Some((SEED_RATIO_20 - 0.5, SEED_RATIO_20 + 0.5)))), ours: log_spread(&x20) });
+        ratio_rows.push(VersusRow { label: format!("SACKEXP / TCP SACK, p = 20 %, {at}{unjudged}"), seed: Some((SEED_RATIO_20, Some((SEED_RATIO_20 - 0.5, SEED_RATIO_20 + 0.5)))), ours: log_spread(&x20) });
         let eff = |p: f64, k: usize| Summary::of(&alone[&(rtt, key(p), k)].efficiency).map_or("no runs".into(), |s| crate::verdict::spread(&s, ""));
         // The seed's definitions (its slide "Throughput and Goodput"): throughput is packets
         // per unit time between sender and receiver; goodput the same less packets lost or
@@ -290,6 +302,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for k in 0..2 {
             let ours = &alone[&(rtt, key(0.001), k)].efficiency;
             let c = Claim::one_run(&format!("{}'s efficiency at p = 0.1 % ({at})", ALONE[k].0), ours, 0.91, 0.005, "");
+            versus.push(VersusRow { label: format!("{} efficiency, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((0.91, None)), ours: spread(ours) });
             let c = judged(c);
             let does_not_hold = c.verdict == crate::verdict::Verdict::DoesNotHold;
             out.claims.push(if !does_not_hold { c } else { c.because(&format!(
@@ -410,17 +423,29 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             "the seed's competing-flows results survive only as two slide titles; its conclusion asks \"What about TCP fairness????\"",
         ));
     }
-    ratio_rows.extend(versus);
-    let files = crate::plot::versus(
+    // Two figures: the ratios span a decade or two (log axis); the fractions lie between 0 and
+    // 1, where a linear axis shows a few points of difference.
+    let ours_label = format!("ours: mean, 95 % prediction interval ({seeds} runs)");
+    let ratio_file = crate::plot::versus(
         &opts.out.join("plots"),
-        "versus-seed",
-        "Seed 003's figures against ours at each RTT (judged at 60 ms)",
-        "p = 20 %: goodput ratio; p = 0.1 %: fraction of lossless goodput",
+        "versus-seed-ratio",
+        "Seed 003's ~700 % against ours: SACKEXP's goodput over TCP SACK's at p = 20 %",
+        "SACKEXP / TCP SACK goodput (log scale)",
         &ratio_rows,
         true,
-        &format!("ours: mean, 95 % prediction interval for one more run ({seeds} runs)"),
+        &ours_label,
     )?;
-    out.plots.push(("Ours against the seed's".into(), vec![files]));
+    let fraction_file = crate::plot::versus(
+        &opts.out.join("plots"),
+        "versus-seed-fractions",
+        "Seed 003's figures at p = 0.1 % against ours (judged at 60 ms)",
+        "goodput over lossless goodput, or efficiency (goodput / throughput)",
+        &versus,
+        false,
+        &ours_label,
+    )?;
+    let files = vec![ratio_file, fraction_file];
+    out.plots.push(("Ours against the seed's".into(), files));
     let mut figures = Vec::new();
     for &rtt in rtts {
         figures.push(against_loss(&alone, rtt, seeds).write(&opts.out.join("plots"))?);

@@ -20,8 +20,8 @@ pub struct VersusRow {
 /// values do not hide each other.
 const OFFSET: f64 = 0.15;
 
-/// `value_axis` names the quantity with its unit; `log` draws it on a log scale (every value
-/// must then be above zero); `ours_label` says what our spread is, e.g. "ours: mean, min–max
+/// `value_axis` names the quantity with its unit; `log` draws it on a log scale (the marks
+/// must then be above zero; a whisker reaching zero or below runs to the axis' left edge); `ours_label` says what our spread is, e.g. "ours: mean, min–max
 /// over 5 seeds"; `reference_label` names the hollow squares ("seed", or "kernel" where the
 /// reference is the kernel's runs).
 pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, (reference_label, ours_label): (&str, &str)) -> Figure {

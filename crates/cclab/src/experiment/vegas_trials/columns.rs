@@ -216,7 +216,7 @@ fn most_extreme_claim() -> Claim {
     let by_g = if rivals.is_empty() {
         format!("by Grubbs' G it is the largest as well ({})", num(g))
     } else {
-        format!("by Grubbs' G ({}), which at five runs cannot exceed 1.789, {} score as high or higher, so G does not single it out", num(g), rivals.join(", "))
+        format!("by Grubbs' G ({}), which at five runs cannot exceed 1.789, {} {} as high or higher, so G does not single it out", num(g), rivals.join(", "), if rivals.len() == 1 { "scores" } else { "score" })
     };
     c.because(&format!("read as distance from its cell relative to the cell's size; {by_g}"))
 }
@@ -268,7 +268,8 @@ mod tests {
 
     /// 18.1 against the median of 7.62, 7.80, 7.98, 9.86 (7.89): |18.1 − 7.89|/7.89 = 1.294;
     /// the next farthest run of the 90, trial 6's Vegas 10.5 against the median of its other
-    /// four, lies at 0.344. Grubbs' G of 18.1 is 1.752, and trial 5's mVegas 103 scores 1.773.
+    /// four, lies at 0.344. Grubbs' G of 18.1 is 1.752, and trial 4's mVegas 102 and trial 5's
+    /// 103 score 1.763 and 1.773.
     #[test]
     fn the_outlier_is_the_farthest_from_its_cell_but_not_by_grubbs() {
         let c = most_extreme_claim();

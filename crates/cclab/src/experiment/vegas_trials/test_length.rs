@@ -4,8 +4,8 @@
 //! duration compared to network delay". If so, Reno's lead over mVegas shrinks in a test long
 //! against the time mVegas takes to climb. After its jump out of slow start mVegas grows by at
 //! most a segment per round trip, so from its first window to the receive window that holds
-//! Reno ([`super::testbed::fitted_rwnd`], 99 segments) takes at most about 99 round trips of
-//! trial 3's 100 ms, 10 s: iperf's whole test. Trial 3 again on the same testbed for
+//! Reno ([`super::testbed::fitted_rwnd`], about 103 segments) takes at most about 100 round
+//! trips of trial 3's 100 ms, 10 s: iperf's whole test. Trial 3 again on the same testbed for
 //! [`LONG_S`] s, six times that: Reno's goodput over mVegas's per seed, at iperf's 10 s against
 //! at [`LONG_S`] s.
 
