@@ -426,25 +426,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     // Two figures: the ratios span a decade or two (log axis); the fractions lie between 0 and
     // 1, where a linear axis shows a few points of difference.
     let ours_label = format!("ours: mean, 95 % prediction interval ({seeds} runs)");
-    let ratio_file = crate::plot::versus(
-        &opts.out.join("plots"),
-        "versus-seed-ratio",
-        "Seed 003's ~700 % against ours: SACKEXP's goodput over TCP SACK's at p = 20 %",
-        "SACKEXP / TCP SACK goodput (log scale)",
-        &ratio_rows,
-        true,
-        &ours_label,
-    )?;
-    let fraction_file = crate::plot::versus(
-        &opts.out.join("plots"),
-        "versus-seed-fractions",
-        "Seed 003's figures at p = 0.1 % against ours (judged at 60 ms)",
-        "goodput over lossless goodput, or efficiency (goodput / throughput)",
-        &versus,
-        false,
-        &ours_label,
-    )?;
-    let files = vec![ratio_file, fraction_file];
+    let plots = opts.out.join("plots");
+    // (file name, title, value axis, rows, log axis)
+    let figures: [(&str, &str, &str, &[VersusRow], bool); 2] = [
+        ("versus-seed-ratio", "Seed 003's ~700 % against ours: SACKEXP's goodput over TCP SACK's at p = 20 %", "SACKEXP / TCP SACK goodput (log scale)", &ratio_rows, true),
+        ("versus-seed-fractions", "Seed 003's figures at p = 0.1 % against ours (judged at 60 ms)", "goodput over lossless goodput, or efficiency (goodput / throughput)", &versus, false),
+    ];
+    let files = figures.into_iter().map(|(name, title, axis, rows, log)| crate::plot::versus(&plots, name, title, axis, rows, log, &ours_label)).collect::<Result<Vec<_>, _>>()?;
     out.plots.push(("Ours against the seed's".into(), files));
     let mut figures = Vec::new();
     for &rtt in rtts {
