@@ -35,6 +35,10 @@
 //! segments unacknowledged (`snd_nxt − snd_una`, the time series' `unacked`), against the
 //! receiver window awnd ([`window_in_use`]).
 //!
+//! The seed's two lossless slides, "zoomed into connection set up", are judged on each
+//! algorithm's first flight, and drawn as segments unacknowledged over the first second
+//! ([`set_up`]).
+//!
 //! The seed does not say on which of its links emulab dropped packets. A probe runs 60 ms at
 //! p = 0.1 % on each of the path's three links both ways (data and ACKs each lose
 //! `1 − (1 − p)³`), beside the bottleneck-only runs, and the notes say which of the seed's two
@@ -42,7 +46,7 @@
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::verdict::Bound;
-use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, WIDE};
+use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, GUIDE, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
 use crate::UserError;
@@ -72,10 +76,13 @@ const SEED_RATIO_20: f64 = 7.0;
 fn flow(cc: &str, sack: bool, rtt_ms: u64) -> FlowConfig {
     let mut f = FlowConfig::new(CcConfig::from_name(cc).expect("known"), Time::from_millis(rtt_ms));
     f.access_rate = Some(Rate::from_bits_per_sec(100e6));
-    f.sender.rwnd = (10e6 / 8.0 * rtt_ms as f64 / 1e3) as u64;
+    f.sender.rwnd = (BOTTLENECK_MBPS * 1e6 / 8.0 * rtt_ms as f64 / 1e3) as u64;
     f.sender.sack = sack;
     f
 }
+
+/// The seed's bottleneck, Router 1 to Router 2.
+const BOTTLENECK_MBPS: f64 = 10.0;
 
 fn config(flows: Vec<FlowConfig>, p: f64, secs: u64, seed: u64) -> SimConfig {
     SimConfig {
@@ -83,7 +90,7 @@ fn config(flows: Vec<FlowConfig>, p: f64, secs: u64, seed: u64) -> SimConfig {
         duration: Time::from_secs(secs),
         sample_interval: Some(Time::from_secs(1)),
         link: LinkConfig {
-            rate: Rate::from_bits_per_sec(10e6),
+            rate: Rate::from_bits_per_sec(BOTTLENECK_MBPS * 1e6),
             buffer: QueueLimit::Bdp(1.0),
             netem: sim::Netem { loss: LossSpec::Random { p, correlation: 0.0 }, ..Default::default() },
             ..LinkConfig::default()
@@ -464,7 +471,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     out.tables.push(probe);
     // SACKEXP's 91 % at 60 ms: the window-stall model, and what the probe moved.
-    let stall_model = stall_fraction(0.001, 0.060, 10e6, 1500.0);
+    let stall_model = stall_fraction(0.001, 0.060, BOTTLENECK_MBPS * 1e6, 1500.0);
     let per_link_after = probed.first().map_or(f64::NAN, |p| p.1);
     for c in out.claims.iter_mut().filter(|c| c.claim.starts_with("SACKEXP goodput at p = 0.1 % / lossless (RTT 60 ms)") && !c.holds() && c.why.is_empty()) {
         let needed = 1.0 / 0.91 - 1.0;
@@ -476,7 +483,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
              if its loss hit the data on two of the path's three links (the seed's emulab dropped on links it does not name; \
              with all three lossy both ways, the probe below, ours keeps {:.3}), or a window below the BDP; the seed gives \
              neither, so the cause remains open",
-            10e6 / 8.0 / 1500.0,
+            BOTTLENECK_MBPS * 1e6 / 8.0 / 1500.0,
             stall_model,
             mean(&rel(60, 0.001, 0)),
             (mean(&rel(60, 0.001, 0)) / stall_model - 1.0) * 100.0,
@@ -533,6 +540,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     ));
     recovery_per_round(opts, &alone, secs, seeds, &mut out)?;
     adapts(opts, seeds, &mut out)?;
+    set_up(opts, seeds, &mut out)?;
     if opts.fast {
         out.notes.push(format!("Fast mode: RTTs 60 and 600 ms only, {secs} s runs, {seeds} seeds (full mode: 300 s, 5 seeds, and 2.4 s)."));
     }
@@ -654,6 +662,71 @@ fn adapts(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserError>
     Ok(())
 }
 
+/// The seed's two lossless slides, "zoomed into connection set up" (SACKBASE's and SACKEXP's
+/// tcpdump traces): TCP SACK starts from the initial window and doubles it each round trip
+/// (slow start) up to the receiver's window of one BDP; SACKEXP, with no congestion window,
+/// sends that whole window at once. Each runs alone, lossless, at 60 ms for [`SET_UP_S`] s,
+/// sampled every [`SET_UP_SAMPLE_MS`] ms; its first flight is the most segments
+/// unacknowledged before the first ACK for data can return: from the first sample with data
+/// out to one RTT later.
+fn set_up(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserError> {
+    let rtt = 60;
+    let awnd = {
+        let f = flow("none", true, rtt);
+        (f.sender.rwnd / f.sender.mss) as f64
+    };
+    let mut first: [Vec<f64>; 2] = Default::default();
+    let mut traces: Vec<Series> = Vec::new();
+    for (k, first_flight) in first.iter_mut().enumerate() {
+        let (name, cc, sack) = ALONE[k];
+        for seed in 1..=seeds {
+            let mut cfg = config(vec![flow(cc, sack, rtt)], 0.0, SET_UP_S, seed);
+            cfg.sample_interval = Some(Time::from_millis(SET_UP_SAMPLE_MS));
+            let r = run_one(cfg, &opts.out.join(format!("rtt-{rtt}ms/set-up/{}/seed-{seed}", name.replace(' ', "-").to_lowercase())))?;
+            let samples: Vec<(f64, f64)> = r.series.as_ref().map_or(Vec::new(), |s| s.flows.iter().map(|x| (x.time, x.unacked as f64)).collect());
+            // From the first sample with data out (after the handshake) to one RTT later.
+            let t0 = samples.iter().find(|p| p.1 > 0.0).map_or(0.0, |p| p.0);
+            first_flight.push(samples.iter().filter(|(t, _)| *t >= t0 && *t < t0 + rtt as f64 / 1e3).map(|p| p.1).fold(0.0, f64::max));
+            if seed == 1 {
+                traces.push(Series::new(Some(format!("{name} (seed 1)")), color(k), Style::Line { width: 2 }, samples));
+            }
+        }
+    }
+    let figure = Figure {
+        name: "set-up-rtt-60ms".into(),
+        title: format!("Connection set-up on the lossless link, RTT {rtt} ms: segments unacknowledged (snd_nxt − snd_una), sampled every {SET_UP_SAMPLE_MS} ms"),
+        size: WIDE,
+        panels: vec![Panel::new(Axis::new("time (s)", 0.0, SET_UP_S as f64), Axis::fit("segments unacknowledged", 0.0, traces.iter().flat_map(|s| s.points.iter().map(|p| p.1))), traces).legend_outside()],
+    };
+    out.plots.push(("Connection set-up, as the seed's lossless slides zoom in on it".into(), vec![figure.write(&opts.out.join("plots"))?]));
+    out.claims.push(
+        Claim::bound(
+            &format!("SACKEXP, lossless link, \"zoomed into connection set up\": no slow start, its first round trip carries the receiver's whole window (awnd = {awnd} segments; most segments unacknowledged in the first {rtt} ms with data out)"),
+            "win = min(snd_bwnd, snd_wnd), with no congestion window",
+            &first[0],
+            Bound::AtLeast(awnd - 1.0),
+            "segments",
+        )
+        .because("a check of our SACKEXP against the seed's design, not a measure of behaviour: it fails only if something other than the receiver's window held the first flight"),
+    );
+    let iw = f64::from(flow("newreno", true, rtt).sender.initial_window);
+    out.claims.push(
+        Claim::bound(
+            &format!("SACKBASE (TCP SACK), lossless link, \"zoomed into connection set up\": slow start, its first round trip carries only the initial window ({iw} segments, RFC 6928 and Linux), below SACKEXP's"),
+            "\"size of the send window in case of a link bottleneck: bandwidth-delay product\", reached after slow start",
+            &first[1],
+            Bound::AtMost(iw),
+            "segments",
+        )
+        .because(&format!("a check of our sender against RFC 6928's initial window, not a measure of behaviour; the figure shows the window doubling each round trip to the receiver's {awnd} segments")),
+    );
+    Ok(())
+}
+
+/// How long the set-up runs last, and how often they are sampled (a tenth of the 60 ms RTT).
+const SET_UP_S: u64 = 1;
+const SET_UP_SAMPLE_MS: u64 = 6;
+
 /// The fraction of its lossless goodput a sender without a congestion window keeps under
 /// random loss `p` when its window is the path's BDP (the receiver's window, as SACKEXP's):
 /// a lost segment holds the window's left edge. The sender goes on until it has sent one
@@ -695,13 +768,17 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
         let marker = [Marker::Circle, Marker::Square][k];
         series.push(Series::new(Some(format!("the seed's {} (placed on ours)", ALONE[k].0)), color(k), Style::Points { marker, hollow: true }, at));
     }
+    // The bottleneck's rate, which no series can pass, and the lossless goodputs every
+    // fraction is taken of (p = 0 has no place on a log axis).
+    series.push(Series::new(Some(format!("the bottleneck, {} Mbit/s", num(BOTTLENECK_MBPS))), GUIDE, Style::Dashed, vec![(0.05, BOTTLENECK_MBPS), (50.0, BOTTLENECK_MBPS)]));
+    let lossless = ALONE.iter().enumerate().map(|(k, (name, _, _))| format!("{name} {}", num(goodput(0.0, k)))).collect::<Vec<_>>().join(", ");
     let lo = values.iter().copied().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
     let lo = if lo.is_finite() { 10f64.powf(lo.log10().floor()) } else { 0.01 };
     Figure {
         name: format!("goodput-vs-loss-rtt-{rtt}ms"),
-        title: format!("Goodput and send rate against random loss, RTT {rtt} ms (ours: mean and min–max over {seeds} runs)"),
+        title: format!("Goodput and send rate against random loss, RTT {rtt} ms (ours: mean and min–max over {seeds} runs; lossless goodput {lossless} Mbit/s)"),
         size: WIDE,
-        panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("goodput, send rate (Mbit/s)", lo, 100.0), series).legend_outside()],
+        panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("goodput, send rate (Mbit/s)", lo, 2.0 * BOTTLENECK_MBPS), series).legend_outside()],
     }
 }
 
