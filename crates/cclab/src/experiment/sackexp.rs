@@ -254,6 +254,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
 
     let rel = |rtt: u64, p: f64, k: usize| ratios(&alone[&(rtt, key(p), k)].goodput, &alone[&(rtt, 0, k)].goodput);
     let (mut versus, mut ratio_rows) = (Vec::new(), Vec::new());
+    // The RTTs whose rows are judged (those the seed's figures can come from).
+    let mut judged_rtts = Vec::new();
     for &rtt in rtts {
         let at = format!("RTT {rtt} ms");
         // Which RTT the seed's figures come from: in steady state TCP SACK keeps at most the
@@ -288,6 +290,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         });
         // Rows at an RTT the seed's figures cannot come from are drawn, but say they are not judged.
         let unjudged = if excluded.is_some() { " (not judged)" } else { "" };
+        if excluded.is_none() {
+            judged_rtts.push(rtt);
+        }
         let judged = |c: Claim| match &excluded {
             Some(why) => Claim::not_comparable(&c.claim, c.seed, c.ours, why),
             None => c,
@@ -443,7 +448,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.plots.push(("Ours against the seed's".into(), files));
     let mut figures = Vec::new();
     for &rtt in rtts {
-        figures.push(against_loss(&alone, rtt, seeds).write(&opts.out.join("plots"))?);
+        figures.push(against_loss(&alone, rtt, seeds, judged_rtts.contains(&rtt)).write(&opts.out.join("plots"))?);
     }
     out.plots.push(("Goodput and throughput against loss (the seed's figures, log axes)".into(), figures));
     // Probe: p on each of the path's three links, both ways (data and ACKs), at 60 ms and 0.1 %.
@@ -744,8 +749,8 @@ pub fn stall_fraction(p: f64, rtt_s: f64, rate_bps: f64, packet_bytes: f64) -> f
 /// axes, one series per algorithm, with our min–max over seeds as bars on the goodput. The
 /// seed's own figures are relative, so they are placed on ours as hollow markers: at p = 0.1 %
 /// its fractions of each algorithm's lossless goodput (ours), at p = 20 % TCP SACK at our
-/// SACKEXP's goodput over the seed's ratio.
-fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64) -> Figure {
+/// SACKEXP's goodput over the seed's ratio; only at an RTT whose rows are `judged`.
+fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64, judged: bool) -> Figure {
     let mut series = Vec::new();
     let mut values = Vec::new();
     for (k, (name, _, _)) in ALONE.iter().enumerate() {
@@ -760,7 +765,8 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
         series.push(Series::new(Some(format!("{name}, send rate")), color(k), Style::Dashed, throughput));
     }
     let goodput = |p: f64, k: usize| mean(&alone[&(rtt, key(p), k)].goodput);
-    for (k, fraction) in SEED_FRACTIONS {
+    // The seed's figures only where they are judged: elsewhere they cannot come from this RTT.
+    for (k, fraction) in SEED_FRACTIONS.into_iter().filter(|_| judged) {
         let mut at = vec![(0.1, fraction * goodput(0.0, k))];
         if k == 1 {
             at.push((20.0, goodput(0.2, 0) / SEED_RATIO_20));
@@ -776,7 +782,7 @@ fn against_loss(alone: &BTreeMap<(u64, u64, usize), Runs>, rtt: u64, seeds: u64)
     let lo = if lo.is_finite() { 10f64.powf(lo.log10().floor()) } else { 0.01 };
     Figure {
         name: format!("goodput-vs-loss-rtt-{rtt}ms"),
-        title: format!("Goodput and send rate against random loss, RTT {rtt} ms (ours: mean and min–max over {seeds} runs; lossless goodput {lossless} Mbit/s)"),
+        title: format!("Goodput and send rate against loss, RTT {rtt} ms (mean, min–max over {seeds} runs; lossless: {lossless} Mbit/s)"),
         size: WIDE,
         panels: vec![Panel::new(Axis::log("random loss p (%)", 0.05, 50.0), Axis::log("goodput, send rate (Mbit/s)", lo, 2.0 * BOTTLENECK_MBPS), series).legend_outside()],
     }
