@@ -648,6 +648,22 @@ pub fn log_prediction_interval(xs: &[f64]) -> Option<(f64, f64)> {
     Some(((l.mean - h).exp(), (l.mean + h).exp()))
 }
 
+/// A figure's whisker for a claim judged by [`Claim::one_run`]: our mean with the interval
+/// the seed's one run is tested against ([`prediction_interval`]), min–max with one run.
+/// `None` without runs.
+pub fn one_run_whisker(xs: &[f64]) -> Option<(f64, (f64, f64))> {
+    let s = Summary::of(xs)?;
+    Some((s.mean, prediction_interval(xs).unwrap_or((s.min, s.max))))
+}
+
+/// [`one_run_whisker`] for a positive figure judged by [`Claim::one_run_positive`] (a ratio,
+/// a speed-up), whose runs spread by factors: the interval on a log scale
+/// ([`log_prediction_interval`]), min–max with one run.
+pub fn one_run_positive_whisker(xs: &[f64]) -> Option<(f64, (f64, f64))> {
+    let s = Summary::of(xs)?;
+    Some((s.mean, log_prediction_interval(xs).unwrap_or((s.min, s.max))))
+}
+
 /// The 95 % confidence interval of the mean of `with[i] − without[i]` (runs paired by seed):
 /// `d̄ ± t(0.975, n − 1)·s_d/√n`, centred on the mean difference. `None` with fewer than two
 /// pairs or unequal lengths.

@@ -249,9 +249,7 @@ fn mean_range(xs: &[f64], unit: &str) -> String {
 /// tests the seed's one run against (the 95 % prediction interval on a log scale,
 /// [`crate::verdict::log_prediction_interval`]; min–max with fewer than two runs).
 fn versus_row(label: String, seed: f64, ours: &[f64]) -> VersusRow {
-    let s = Summary::of(ours).expect("runs");
-    let whisker = crate::verdict::log_prediction_interval(ours).unwrap_or((s.min, s.max));
-    VersusRow { label, seed: Some((seed, None)), ours: Some((s.mean, whisker)) }
+    VersusRow { label, seed: Some((seed, None)), ours: crate::verdict::one_run_positive_whisker(ours) }
 }
 
 /// The seed's growth argument, on the library's window: in congestion avoidance at `cwnd`

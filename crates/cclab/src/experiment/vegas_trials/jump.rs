@@ -12,6 +12,12 @@
 //!   [`LATER_FROM_S`] to the end of the [`SPAN`]. A window the jump left undersized and that
 //!   grows back one segment at a time is below what it later holds; Vegas, which does not jump,
 //!   holds the comparison window.
+//! - **Catastrophically.** A window regrown `τ` after the jump costs at most `τ` of the test
+//!   at the full rate, so the seed's deficit over its test of `T` = 10 s needs
+//!   `τ ≥ (1 − x̄_mVegas/x̄_Vegas)·T` (the seed's means). `τ` is read off the run: the time from
+//!   the jump to the first sample at the window mVegas holds afterwards (nil if the jump left
+//!   it there or above). Additive increase, a segment per round trip, regrows a window of `W`
+//!   segments within `W` round trips.
 //! - **Massive packet loss.** Retransmissions over the same span.
 //!
 //! The probe runs are not written out: at 20 µs a run has 15,000 samples.
@@ -42,6 +48,8 @@ pub struct Start {
     pub after: f64,
     /// The mean window from [`LATER_FROM_S`] on.
     pub later: f64,
+    /// `τ`: seconds from the jump to the first sample at [`Start::later`] or above.
+    pub regrown: f64,
     pub retransmits: f64,
 }
 
@@ -51,7 +59,11 @@ pub fn start_of(r: &RunResult) -> Option<Start> {
     let k = samples.iter().position(|s| s.state != "slow_start")?;
     let before = if k > 0 { samples[k - 1].cwnd? } else { f64::NAN };
     let later: Vec<f64> = samples.iter().filter(|s| s.time >= LATER_FROM_S).filter_map(|s| s.cwnd).collect();
-    Some(Start { before, after: samples[k].cwnd?, later: mean(&later), retransmits: r.summary.flows[0].retransmits as f64 })
+    let later = mean(&later);
+    // A sample at or above the mean exists among those it is taken over, so `τ` is found
+    // whenever the mean is.
+    let back = samples[k..].iter().find(|s| s.cwnd.is_some_and(|w| w >= later))?;
+    Some(Start { before, after: samples[k].cwnd?, later, regrown: back.time - samples[k].time, retransmits: r.summary.flows[0].retransmits as f64 })
 }
 
 /// Vegas's and mVegas's starts on each of [`TRIALS`], one per seed.
@@ -115,6 +127,9 @@ pub fn claims(j: &Jumps) -> Vec<Claim> {
             }
         })
         .collect();
+    for (t, s) in &j.trials {
+        claims.push(catastrophic(*t, &s[1]));
+    }
     let pool = |k: usize, f: fn(&Start) -> f64| j.trials.iter().flat_map(|(_, s)| s[k].iter().map(f)).collect::<Vec<f64>>();
     let trials = TRIALS.map(|t| t.to_string()).join(", ");
     let cost = Claim::direction(
@@ -144,6 +159,42 @@ pub fn claims(j: &Jumps) -> Vec<Claim> {
     claims
 }
 
+/// The shortest `τ` that explains trial `t`'s deficit by the jump: `(1 − x̄_mVegas/x̄_Vegas)·T`
+/// from the seed's means, `T` the test's length.
+pub fn regrowth_needed(t: u32) -> f64 {
+    let cells = &seed::trial(t).cells;
+    (1.0 - cells[2].summary().mean / cells[1].summary().mean) * testbed::DURATION.as_secs_f64()
+}
+
+/// "Catastrophically": whether mVegas's window stays below what it later holds for as long
+/// as the seed's deficit in trial `t` needs ([`regrowth_needed`]).
+fn catastrophic(t: u32, mvegas: &[Start]) -> Claim {
+    let cells = &seed::trial(t).cells;
+    let (v, m) = (cells[1].summary().mean, cells[2].summary().mean);
+    let needed = regrowth_needed(t);
+    let test = num(testbed::DURATION.as_secs_f64());
+    let c = Claim::bound(
+        &format!("trial {t}: \"catastrophically\": the jump's window must stay below what mVegas later holds for at least (1 − {}/{})·{test} s to cost the seed's deficit over its {test} s test; mVegas's time from the jump to the first sample at that window", num(m), num(v)),
+        &format!("≥ {} s (the seed's means)", num(needed)),
+        &mvegas.iter().map(|s| s.regrown).collect::<Vec<f64>>(),
+        Bound::AtLeast(needed),
+        "s",
+    );
+    if c.holds() {
+        return c;
+    }
+    let rtt = testbed::FIXED_RTT + testbed::HOST_NOISE + sim::netem::Netem::parse(testbed::netem_of(seed::trial(t))).map_or(Time::ZERO, |n| n.delay);
+    let rwnd = testbed::fitted_rwnd().div_ceil(testbed::MSS);
+    let above = mvegas.iter().filter(|s| s.after >= s.later).count();
+    c.because(&format!(
+        "a window regrown after τ costs at most τ of the test at the full rate. {}Additive increase regrows even the receive window's {rwnd} segments from nothing within {rwnd} round trips, {} ms at this trial's longest round trip ({} ms: the base RTT with the hosts' noise), against the {} s the deficit needs: an undersized window improved additively cannot cost a {test} s test this much at these round trips; what held mVegas down must have held it down all along",
+        if above > 0 { format!("On {above} of {} seeds the jump left the window at or above what it later holds (τ = 0). ", mvegas.len()) } else { String::new() },
+        num(rwnd as f64 * rtt.as_millis_f64()),
+        num(rtt.as_millis_f64()),
+        num(needed)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,8 +214,23 @@ mod tests {
         series.flows = vec![sample(0.0, "slow_start", 10.0), sample(0.001, "slow_start", 20.0), sample(0.002, "exit_slow_start", 12.0), sample(0.1, "hold", 8.0), sample(0.2, "increase", 10.0)];
         let s = start_of(&r).unwrap();
         assert_eq!((s.before, s.after, s.later), (20.0, 12.0, 9.0));
+        // The jump left 12, above the 9 held later: nothing to regrow.
+        assert_eq!(s.regrown, 0.0);
+        // A jump to 6 instead: τ from the jump at 2 ms to the first sample at 9 or above, 10 at 0.2 s.
+        r.series.as_mut().unwrap().flows[2].cwnd = Some(6.0);
+        let s = start_of(&r).unwrap();
+        assert!((s.regrown - 0.198).abs() < 1e-12, "{}", s.regrown);
         series_only_slow_start(&mut r);
         assert!(start_of(&r).is_none());
+    }
+
+    /// Trial 1: the seed's Vegas 289 and mVegas 94.5 Mbit/s over 10 s need τ ≥ 6.73 s.
+    #[test]
+    fn the_deficit_needs_the_window_low_for_that_share_of_the_test() {
+        assert!((regrowth_needed(1) - (1.0 - 94.5 / 289.0) * 10.0).abs() < 1e-9);
+        let start = |regrown| Start { before: 20.0, after: 12.0, later: 9.0, regrown, retransmits: 0.0 };
+        assert!(catastrophic(1, &[start(7.0), start(6.8)]).holds());
+        assert!(!catastrophic(1, &[start(7.0), start(0.01)]).holds());
     }
 
     fn series_only_slow_start(r: &mut RunResult) {

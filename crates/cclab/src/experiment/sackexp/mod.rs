@@ -28,7 +28,8 @@
 //!
 //! The design slide's "will adopt to the link capacity" is judged on a lossless run while the
 //! bottleneck falls to half its rate and comes back, against the ACK clock's prediction
-//! ([`adapts`]).
+//! ([`design::adapts`]); its "will still guarantee for in-order delivery" on a whole transfer
+//! at the seed's heaviest loss, beside a UDP sender's ([`design::in_order`]).
 //!
 //! The design slide's "SACK gives us control over the now 'static' window", `win =
 //! min(snd_bwnd, snd_wnd)`: SACKEXP's window in use, the median over a run's samples of the
@@ -37,15 +38,18 @@
 //!
 //! The seed's two lossless slides, "zoomed into connection set up", are judged on each
 //! algorithm's first flight, and drawn as segments unacknowledged over the first second
-//! ([`set_up`]).
+//! ([`set_up::set_up`]).
 //!
 //! The seed does not say on which of its links emulab dropped packets. A probe runs 60 ms at
 //! p = 0.1 % on each of the path's three links both ways (data and ACKs each lose
 //! `1 − (1 − p)³`), beside the bottleneck-only runs, and the notes say which of the seed's two
 //! figures it moves toward.
 
+mod design;
+mod set_up;
+
 use super::{run_one, Claim, Options, Output, Table};
-use crate::verdict::Bound;
+use crate::verdict::{one_run_positive_whisker, one_run_whisker, Bound};
 use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, GUIDE, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
@@ -167,20 +171,6 @@ fn window_in_use(r: &RunResult, rtt_ms: u64) -> f64 {
 /// samples no longer shows a loss's stall.
 const PLOT_S: u64 = 10;
 
-/// Our mean with the 95 % prediction interval for one more run, the interval
-/// [`Claim::one_run`] tests the seed's figure against, for a plot (min–max with one run).
-fn spread(xs: &[f64]) -> Option<(f64, (f64, f64))> {
-    let s = Summary::of(xs)?;
-    Some((s.mean, crate::verdict::prediction_interval(xs).unwrap_or((s.min, s.max))))
-}
-
-/// [`spread`] for a ratio, whose runs spread by factors: the interval [`Claim::one_run_positive`]
-/// tests, on the logarithms.
-fn log_spread(xs: &[f64]) -> Option<(f64, (f64, f64))> {
-    let s = Summary::of(xs)?;
-    Some((s.mean, crate::verdict::log_prediction_interval(xs).unwrap_or((s.min, s.max))))
-}
-
 pub fn run(opts: &Options) -> Result<Output, UserError> {
     let rtts: &[u64] = if opts.fast { &[60, 600] } else { &[60, 600, 2400] };
     let seeds: u64 = if opts.fast { 3 } else { 5 };
@@ -300,13 +290,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for (k, seed) in SEED_FRACTIONS {
             let ours = rel(rtt, 0.001, k);
             let claim = Claim::one_run(&format!("{} goodput at p = 0.1 % / lossless ({at})", ALONE[k].0), &ours, seed, 0.005, "");
-            versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((seed, None)), ours: spread(&ours) });
+            versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((seed, None)), ours: one_run_whisker(&ours) });
             out.claims.push(judged(claim));
         }
         let x20 = ratios(&alone[&(rtt, key(0.2), 0)].goodput, &alone[&(rtt, key(0.2), 1)].goodput);
         out.claims.push(judged(Claim::one_run_positive(&format!("SACKEXP / TCP SACK goodput at p = 20 % ({at})"), &x20, SEED_RATIO_20, 0.5, "x")));
         // The ratios (above 1) go first, the fractions below them, clear of the legend at the lower right.
-        ratio_rows.push(VersusRow { label: format!("SACKEXP / TCP SACK, p = 20 %, {at}{unjudged}"), seed: Some((SEED_RATIO_20, Some((SEED_RATIO_20 - 0.5, SEED_RATIO_20 + 0.5)))), ours: log_spread(&x20) });
+        ratio_rows.push(VersusRow { label: format!("SACKEXP / TCP SACK, p = 20 %, {at}{unjudged}"), seed: Some((SEED_RATIO_20, Some((SEED_RATIO_20 - 0.5, SEED_RATIO_20 + 0.5)))), ours: one_run_positive_whisker(&x20) });
         let eff = |p: f64, k: usize| Summary::of(&alone[&(rtt, key(p), k)].efficiency).map_or("no runs".into(), |s| crate::verdict::spread(&s, ""));
         // The seed's definitions (its slide "Throughput and Goodput"): throughput is packets
         // per unit time between sender and receiver; goodput the same less packets lost or
@@ -314,7 +304,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for k in 0..2 {
             let ours = &alone[&(rtt, key(0.001), k)].efficiency;
             let c = Claim::one_run(&format!("{}'s efficiency at p = 0.1 % ({at})", ALONE[k].0), ours, 0.91, 0.005, "");
-            versus.push(VersusRow { label: format!("{} efficiency, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((0.91, None)), ours: spread(ours) });
+            versus.push(VersusRow { label: format!("{} efficiency, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((0.91, None)), ours: one_run_whisker(ours) });
             let c = judged(c);
             let does_not_hold = c.verdict == crate::verdict::Verdict::DoesNotHold;
             out.claims.push(if !does_not_hold { c } else { c.because(&format!(
@@ -544,8 +534,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         num(SEED_RATIO_20)
     ));
     recovery_per_round(opts, &alone, secs, seeds, &mut out)?;
-    adapts(opts, seeds, &mut out)?;
-    set_up(opts, seeds, &mut out)?;
+    design::adapts(opts, seeds, &mut out)?;
+    design::in_order(opts, seeds, &mut out)?;
+    set_up::set_up(opts, seeds, &mut out)?;
     if opts.fast {
         out.notes.push(format!("Fast mode: RTTs 60 and 600 ms only, {secs} s runs, {seeds} seeds (full mode: 300 s, 5 seeds, and 2.4 s)."));
     }
@@ -613,124 +604,6 @@ fn recovery_per_round(opts: &Options, alone: &BTreeMap<(u64, u64, usize), Runs>,
     }
     Ok(())
 }
-
-/// The capacity SACKEXP adapts to: the bottleneck's rate over [`ADAPT_PHASE_S`]-second phases,
-/// the seed's 10 Mbit/s, then half of it, then 10 again.
-const ADAPT_RATES_MBPS: [f64; 3] = [10.0, 5.0, 10.0];
-const ADAPT_PHASE_S: u64 = 10;
-
-/// Seed 003's design slide: without a congestion window, "in contrast to UDP, the protocol will
-/// still guarantee for in-order delivery and will adopt to the link capacity" (its bandwidth
-/// window, the "ACK clock", has the link capacity as its bottleneck). SACKEXP alone at 60 ms,
-/// lossless, while the bottleneck falls to half its rate and comes back ([`ADAPT_RATES_MBPS`]).
-///
-/// What the ACK clock predicts: the window, one BDP at 10 Mbit/s, never leaves the link idle,
-/// so over the half-rate phase the link delivers exactly its capacity, and the sender sends
-/// that plus what the queue grows by, at most the window: its payload rate over the phase's
-/// payload capacity (the link's rate times MSS/(MSS + 52 header bytes)) lies between 1 and
-/// 1 + W/(C·T). And the window fits the half-rate pipe plus the buffer (one
-/// BDP at 10 Mbit/s), so nothing is dropped. A UDP sender at 10 Mbit/s would send twice the
-/// capacity and lose half.
-fn adapts(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserError> {
-    let rtt = 60;
-    let f = flow("none", true, rtt);
-    let payload = f.sender.mss as f64 / (f.sender.mss + sim::config::TCP_HEADER_BYTES) as f64;
-    let mut ratios = Vec::new();
-    let mut drops = Vec::new();
-    for seed in 1..=seeds {
-        let mut cfg = config(vec![f.clone()], 0.0, ADAPT_PHASE_S * ADAPT_RATES_MBPS.len() as u64, seed);
-        cfg.link.schedule = ADAPT_RATES_MBPS.iter().enumerate().skip(1).map(|(i, &m)| (Time::from_secs(ADAPT_PHASE_S * i as u64), Rate::from_bits_per_sec(m * 1e6))).collect();
-        let r = run_one(cfg, &opts.out.join(format!("rtt-{rtt}ms/capacity-change/seed-{seed}")))?;
-        let (from, to) = ((ADAPT_PHASE_S) as f64, (2 * ADAPT_PHASE_S) as f64);
-        // 1 s samples: each holds the megabits sent over the second before it.
-        let sent_mbit: f64 = r.series.as_ref().map_or(0.0, |s| s.flows.iter().filter(|x| x.time > from + 1e-9 && x.time <= to + 1e-9).map(|x| x.throughput_mbps).sum());
-        ratios.push(sent_mbit / (ADAPT_RATES_MBPS[1] * payload * (to - from)));
-        drops.push(r.summary.link.drops as f64);
-    }
-    let window_mbit = 10.0 * rtt as f64 / 1e3;
-    let tolerance = window_mbit / (ADAPT_RATES_MBPS[1] * ADAPT_PHASE_S as f64);
-    let rates = ADAPT_RATES_MBPS.map(|m| format!("{m}")).join(" → ");
-    out.claims.push(Claim::band(
-        &format!("SACKEXP \"will adopt to the link capacity\" (\"Bandwidth window, 'ACK clock', assumed bottleneck: link capacity\"): its sending rate over the capacity (payload) while the bottleneck runs at half its rate (RTT {rtt} ms, lossless, {rates} Mbit/s, {ADAPT_PHASE_S} s each)"),
-        &ratios,
-        (1.0, 1.0 + tolerance),
-        "",
-        "the ACK clock keeps the link busy, so the sender sends the capacity plus what the queue grows by, at most its window W: 1 to 1 + W/(C·T)",
-    ));
-    out.claims.push(Claim::bound(
-        "SACKEXP loses nothing as it adapts: the link's drops in that run (its window, a BDP at 10 Mbit/s, fits the half-rate pipe plus the one-BDP buffer)",
-        "\"In contrast to UDP ... will adopt to the link capacity\" (our reading: no loss, where a UDP sender at 10 Mbit/s would lose half)",
-        &drops,
-        Bound::AtMost(0.0),
-        "packets",
-    ).because("by arithmetic rather than by measure: the window fits the half-rate path with its buffer, so the row fails only if the sender sent beyond its window"));
-    Ok(())
-}
-
-/// The seed's two lossless slides, "zoomed into connection set up" (SACKBASE's and SACKEXP's
-/// tcpdump traces): TCP SACK starts from the initial window and doubles it each round trip
-/// (slow start) up to the receiver's window of one BDP; SACKEXP, with no congestion window,
-/// sends that whole window at once. Each runs alone, lossless, at 60 ms for [`SET_UP_S`] s,
-/// sampled every [`SET_UP_SAMPLE_MS`] ms; its first flight is the most segments
-/// unacknowledged before the first ACK for data can return: from the first sample with data
-/// out to one RTT later.
-fn set_up(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserError> {
-    let rtt = 60;
-    let awnd = {
-        let f = flow("none", true, rtt);
-        (f.sender.rwnd / f.sender.mss) as f64
-    };
-    let mut first: [Vec<f64>; 2] = Default::default();
-    let mut traces: Vec<Series> = Vec::new();
-    for (k, first_flight) in first.iter_mut().enumerate() {
-        let (name, cc, sack) = ALONE[k];
-        for seed in 1..=seeds {
-            let mut cfg = config(vec![flow(cc, sack, rtt)], 0.0, SET_UP_S, seed);
-            cfg.sample_interval = Some(Time::from_millis(SET_UP_SAMPLE_MS));
-            let r = run_one(cfg, &opts.out.join(format!("rtt-{rtt}ms/set-up/{}/seed-{seed}", name.replace(' ', "-").to_lowercase())))?;
-            let samples: Vec<(f64, f64)> = r.series.as_ref().map_or(Vec::new(), |s| s.flows.iter().map(|x| (x.time, x.unacked as f64)).collect());
-            // From the first sample with data out (after the handshake) to one RTT later.
-            let t0 = samples.iter().find(|p| p.1 > 0.0).map_or(0.0, |p| p.0);
-            first_flight.push(samples.iter().filter(|(t, _)| *t >= t0 && *t < t0 + rtt as f64 / 1e3).map(|p| p.1).fold(0.0, f64::max));
-            if seed == 1 {
-                traces.push(Series::new(Some(format!("{name} (seed 1)")), color(k), Style::Line { width: 2 }, samples));
-            }
-        }
-    }
-    let figure = Figure {
-        name: "set-up-rtt-60ms".into(),
-        title: format!("Connection set-up on the lossless link, RTT {rtt} ms: segments unacknowledged (snd_nxt − snd_una), sampled every {SET_UP_SAMPLE_MS} ms"),
-        size: WIDE,
-        panels: vec![Panel::new(Axis::new("time (s)", 0.0, SET_UP_S as f64), Axis::fit("segments unacknowledged", 0.0, traces.iter().flat_map(|s| s.points.iter().map(|p| p.1))), traces).legend_outside()],
-    };
-    out.plots.push(("Connection set-up, as the seed's lossless slides zoom in on it".into(), vec![figure.write(&opts.out.join("plots"))?]));
-    out.claims.push(
-        Claim::bound(
-            &format!("SACKEXP, lossless link, \"zoomed into connection set up\": no slow start, its first round trip carries the receiver's whole window (awnd = {awnd} segments; most segments unacknowledged in the first {rtt} ms with data out)"),
-            "win = min(snd_bwnd, snd_wnd), with no congestion window",
-            &first[0],
-            Bound::AtLeast(awnd - 1.0),
-            "segments",
-        )
-        .because("a check of our SACKEXP against the seed's design, not a measure of behaviour: it fails only if something other than the receiver's window held the first flight"),
-    );
-    let iw = f64::from(flow("newreno", true, rtt).sender.initial_window);
-    out.claims.push(
-        Claim::bound(
-            &format!("SACKBASE (TCP SACK), lossless link, \"zoomed into connection set up\": slow start, its first round trip carries only the initial window ({iw} segments, RFC 6928 and Linux), below SACKEXP's"),
-            "\"size of the send window in case of a link bottleneck: bandwidth-delay product\", reached after slow start",
-            &first[1],
-            Bound::AtMost(iw),
-            "segments",
-        )
-        .because(&format!("a check of our sender against RFC 6928's initial window, not a measure of behaviour; the figure shows the window doubling each round trip to the receiver's {awnd} segments")),
-    );
-    Ok(())
-}
-
-/// How long the set-up runs last, and how often they are sampled (a tenth of the 60 ms RTT).
-const SET_UP_S: u64 = 1;
-const SET_UP_SAMPLE_MS: u64 = 6;
 
 /// The fraction of its lossless goodput a sender without a congestion window keeps under
 /// random loss `p` when its window is the path's BDP (the receiver's window, as SACKEXP's):
