@@ -32,7 +32,7 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
-    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, not_settled: usize, fitted: usize, not_comparable: usize },
+    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, not_settled: usize, conforms: usize, fitted: usize, not_comparable: usize },
 }
 
 /// The claims that share one verdict and one explanation, listed once.
@@ -133,7 +133,7 @@ impl Section {
         let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
         let (mut explained, mut notes): (Vec<Explained>, Vec<Explained>) = (Vec::new(), Vec::new());
         for c in claims.iter().filter(|c| c.verdict != Verdict::Holds || !c.why.is_empty()) {
-            let list = if c.verdict == Verdict::Holds { &mut notes } else { &mut explained };
+            let list = if matches!(c.verdict, Verdict::Holds | Verdict::Conforms) { &mut notes } else { &mut explained };
             match list.iter_mut().find(|e| e.verdict == c.verdict && e.why == c.why) {
                 Some(e) => e.claims.push(c.claim.clone()),
                 None => list.push(Explained { claims: vec![c.claim.clone()], verdict: c.verdict, why: c.why.clone() }),
@@ -147,6 +147,7 @@ impl Section {
             holds,
             judged,
             not_settled: count(Verdict::NotSettled),
+            conforms: count(Verdict::Conforms),
             fitted: count(Verdict::Fitted),
             not_comparable: count(Verdict::NotComparable),
         });
@@ -295,7 +296,7 @@ mod tests {
         assert!(rows[1].contains(">does not hold</td>"), "{}", rows[1]);
         assert!(html.contains("2 of 4 claims hold</strong>; 1 fitted"), "{html}");
         // A claim that holds shows its note apart from the explanations.
-        assert!(html.contains("<h3>Notes on claims that hold</h3>\n<dl class=\"why\">\n<dt>noted</dt>\n<dd>it holds as two errors cancel</dd>"), "{html}");
+        assert!(html.contains("<h3>Notes on claims that hold or conform</h3>\n<dl class=\"why\">\n<dt>noted</dt>\n<dd>it holds as two errors cancel</dd>"), "{html}");
         assert!(html.contains("<dd>our queue is &lt;shorter&gt;</dd>"), "{html}");
         assert!(html.contains("<dt>unexplained: does not hold</dt>\n<dd>We have not found the cause yet.</dd>"), "{html}");
         let mut twice = claims();

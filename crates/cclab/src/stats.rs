@@ -12,7 +12,7 @@
 //! and the two-sided p-value is `2·(1 − F_ν(|t|))` with `F_ν` Student's t distribution
 //! (from `statrs`).
 
-use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, FisherSnedecor, StudentsT};
 
 /// What a seed's table gives of a set of runs, or what ours give.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,6 +103,26 @@ pub fn f_test_p(a: &Summary, b: &Summary) -> Option<f64> {
     let dist = FisherSnedecor::new((a.n - 1) as f64, (b.n - 1) as f64).ok()?;
     let below = dist.cdf(f);
     Some((2.0 * below.min(1.0 - below)).clamp(0.0, 1.0))
+}
+
+/// The (1 − `alpha`) confidence interval of the ratio of standard deviations σ_a/σ_b from
+/// the F distribution: `(s_a/s_b)/√F(1 − α/2; n_a − 1, n_b − 1)` to
+/// `(s_a/s_b)/√F(α/2; n_a − 1, n_b − 1)`. `None` where [`f_test_p`] is undefined.
+pub fn sd_ratio_interval(a: &Summary, b: &Summary, alpha: f64) -> Option<(f64, f64)> {
+    if a.n < 2 || b.n < 2 || b.sd == 0.0 {
+        return None;
+    }
+    let dist = FisherSnedecor::new((a.n - 1) as f64, (b.n - 1) as f64).ok()?;
+    let r = a.sd / b.sd;
+    Some((r / dist.inverse_cdf(1.0 - alpha / 2.0).sqrt(), r / dist.inverse_cdf(alpha / 2.0).sqrt()))
+}
+
+/// How many times its lower end the upper end of [`sd_ratio_interval`] is at the least, with
+/// endless runs on side a: the uncertainty `n_b` runs leave in σ_b alone,
+/// `√(χ²(1 − α/2; n_b − 1)/χ²(α/2; n_b − 1))` (4.8 for five runs at α = 0.05).
+pub fn sd_ratio_width_limit(n_b: usize, alpha: f64) -> Option<f64> {
+    let chi = ChiSquared::new(n_b.checked_sub(1).filter(|&d| d > 0)? as f64).ok()?;
+    Some((chi.inverse_cdf(1.0 - alpha / 2.0) / chi.inverse_cdf(alpha / 2.0)).sqrt())
 }
 
 /// Grubbs' test for one outlier (Grubbs 1969; NIST/SEMATECH e-Handbook §1.3.5.17), two-sided
@@ -214,6 +234,17 @@ mod tests {
 
     /// 1, 2, 3 against 4, 5, 6: d = −3, se² = 2/3, df = 4, t(0.975, 4) = 2.776, so
     /// −3 ± 2.776·0.8165 = −5.267 to −0.733.
+    #[test]
+    fn sd_ratio_interval_from_the_f_distribution() {
+        // Equal spreads over five runs each: 1/√F(0.975; 4, 4) to √F(0.975; 4, 4), F = 9.605.
+        let a = Summary::given(0.0, 2.0, 5);
+        let (lo, hi) = sd_ratio_interval(&a, &a, 0.05).unwrap();
+        assert!((hi - 9.6045f64.sqrt()).abs() < 1e-3 && (lo * hi - 1.0).abs() < 1e-9, "{lo} {hi}");
+        // Endless runs against five: √(χ²(0.975; 4)/χ²(0.025; 4)) = √(11.143/0.4844) = 4.796.
+        assert!((sd_ratio_width_limit(5, 0.05).unwrap() - 4.796).abs() < 1e-3);
+        assert!(sd_ratio_width_limit(1, 0.05).is_none() && sd_ratio_interval(&a, &Summary::given(0.0, 0.0, 5), 0.05).is_none());
+    }
+
     #[test]
     fn welch_interval_of_the_difference() {
         let (a, b) = (Summary::of(&[1.0, 2.0, 3.0]).unwrap(), Summary::of(&[4.0, 5.0, 6.0]).unwrap());

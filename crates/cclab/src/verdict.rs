@@ -50,6 +50,11 @@ use crate::table::{num, Table};
 /// The significance level of the distribution test: a difference with p < 0.05 does not hold.
 pub const ALPHA: f64 = 0.05;
 
+/// How far apart two standard deviations may be and still count as the same, for
+/// [`Claim::variance`]: a factor of two either way, the precision five runs give one (the 95 %
+/// interval of σ from five runs is 0.60 to 2.87 times s).
+pub const SD_FACTOR: f64 = 2.0;
+
 /// How far [`runs_to_settle`] looks for a claim not settled before it says no practical number
 /// of seeds would settle it.
 const MAX_RUNS_TO_SETTLE: usize = 1000;
@@ -60,6 +65,10 @@ pub enum Verdict {
     Holds,
     DoesNotHold,
     NotSettled,
+    /// A check of our code against a rule the seed states (a constant, a design), not a
+    /// measure of behaviour: it passed, but it could fail only by a slip in our code, so it
+    /// is not counted among the claims that hold ([`Claim::check`]).
+    Conforms,
     Fitted,
     NotComparable,
 }
@@ -70,6 +79,7 @@ impl Verdict {
             Verdict::Holds => "holds",
             Verdict::DoesNotHold => "does not hold",
             Verdict::NotSettled => "not settled",
+            Verdict::Conforms => "conforms",
             Verdict::Fitted => "fitted",
             Verdict::NotComparable => "not comparable",
         }
@@ -179,11 +189,19 @@ impl Claim {
     /// [`Claim::value`] with no tolerance, and where it holds its note says that it is not a
     /// measure of behaviour: it could fail only by a slip in our code.
     pub fn conformance(claim: &str, ours: f64, seed: f64, unit: &str, rule: &str) -> Claim {
-        let c = Claim::value(claim, ours, seed, unit, 0.0, &format!("exact: {rule}"));
-        if !c.holds() {
-            return c;
+        Claim::value(claim, ours, seed, unit, 0.0, &format!("exact: {rule}"))
+            .check(&format!("the seed's figure follows from a rule our code implements ({rule}); it could fail only by a slip in our code"))
+    }
+
+    /// Marks a claim as a check of our code against the rule or design the seed states, not a
+    /// measure of behaviour (`what` says why it could fail only by a slip in our code): one
+    /// that holds becomes [`Verdict::Conforms`], not counted among those that hold; one that
+    /// fails keeps its verdict, with `what` as its note.
+    pub fn check(mut self, what: &str) -> Claim {
+        if self.holds() {
+            self.verdict = Verdict::Conforms;
         }
-        c.because(&format!("a conformance check, not a measure of behaviour: the seed's figure follows from a rule our code implements ({rule}); it could fail only by a slip in our code"))
+        self.because(&format!("a check of our code, not a measure of behaviour: {what}"))
     }
 
     /// Our runs against the seed's runs, known by their mean and standard deviation, by
@@ -205,6 +223,32 @@ impl Claim {
                 Claim::new(claim, seed_text, ours_text, test, verdict)
             }
         }
+    }
+
+    /// Our runs as a reproduction of the seed's mean (the seed's runs known by their mean,
+    /// standard deviation and count): does not hold when Welch's test rejects equal means at
+    /// [`ALPHA`]; holds when the 95 % Welch interval of ours minus the seed's lies within ± the
+    /// spread of the seed's own runs, the half-width of its 95 % prediction interval for one
+    /// more run, `t(0.975, n − 1)·s·√(1 + 1/n)`; and is not settled when the interval reaches
+    /// beyond that: no difference found is not sameness shown.
+    pub fn matches(claim: &str, ours: &[f64], seed: Summary, unit: &str) -> Claim {
+        let c = Claim::distribution(claim, ours, seed, unit);
+        let (Verdict::Holds, Some(o)) = (c.verdict, Summary::of(ours)) else { return c };
+        let (Some((lo, hi)), Some(margin)) = (welch_interval(&o, &seed, ALPHA), prediction_half_width(&seed, ALPHA)) else { return c };
+        let inside = -margin <= lo && hi <= margin;
+        let test = format!(
+            "Welch's t-test, two-sided: {}; ours minus the seed's lies in {} to {} (95 %), {} ±{}, the spread of the seed's own runs (95 % of one more run)",
+            welch_result(&o, &seed, welch_p(&o, &seed).unwrap_or(1.0)),
+            num(lo),
+            with_unit(hi, unit),
+            if inside { "within" } else { "not within" },
+            with_unit(margin, unit)
+        );
+        let mut m = Claim::new(claim, c.seed, c.ours, test, if inside { Verdict::Holds } else { Verdict::NotSettled });
+        if !inside {
+            m.why = "no difference found, but the interval reaches beyond the seed's own spread: more runs would narrow it.".into();
+        }
+        m
     }
 
     /// "Ours is the same as the reference", by equivalence, not by a test that failed to find a
@@ -235,9 +279,11 @@ impl Claim {
         Claim::new(claim, seed_text, ours_text, test, verdict)
     }
 
-    /// Our runs' standard deviation against the seed's (`seed.sd` over `seed.n` runs), by the
-    /// two-sided F-test of equal variances: holds when equal variances are not rejected at
-    /// [`ALPHA`].
+    /// Our runs' standard deviation against the seed's (`seed.sd` over `seed.n` runs): does
+    /// not hold when the two-sided F-test rejects equal variances at [`ALPHA`]; otherwise holds
+    /// only when the 95 % interval of σ_ours/σ_seed lies within a factor of
+    /// [`SD_FACTOR`] either way, and is not settled when it does not: no difference found is
+    /// not sameness shown.
     pub fn variance(claim: &str, ours: &[f64], seed: Summary, unit: &str) -> Claim {
         let sd = |s: &Summary| format!("sd {} (n = {})", with_unit(s.sd, unit), s.n);
         let Some(o) = Summary::of(ours) else {
@@ -246,8 +292,7 @@ impl Claim {
         match f_test_p(&o, &seed) {
             None => Claim::not_comparable(claim, sd(&seed), sd(&o), "the F-test needs two runs or more on each side and a spread in the seed's"),
             Some(p) => {
-                let verdict = if p >= ALPHA { Verdict::Holds } else { Verdict::DoesNotHold };
-                let test = format!(
+                let mut test = format!(
                     "F-test of equal variances, two-sided: F = {} on ({}, {}) degrees of freedom, {}, {} α = {ALPHA}",
                     num((o.sd / seed.sd).powi(2)),
                     o.n - 1,
@@ -255,7 +300,33 @@ impl Claim {
                     p_equals(p),
                     if p >= ALPHA { "≥" } else { "<" }
                 );
-                Claim::new(claim, sd(&seed), sd(&o), test, verdict)
+                if p < ALPHA {
+                    return Claim::new(claim, sd(&seed), sd(&o), test, Verdict::DoesNotHold);
+                }
+                let Some((lo, hi)) = crate::stats::sd_ratio_interval(&o, &seed, ALPHA) else {
+                    return Claim::new(claim, sd(&seed), sd(&o), test, Verdict::NotSettled);
+                };
+                let inside = 1.0 / SD_FACTOR <= lo && hi <= SD_FACTOR;
+                test += &format!(
+                    "; σ_ours/σ_seed lies in {} to {} (95 %), {} 1/{SD_FACTOR} to {SD_FACTOR}",
+                    num(lo),
+                    num(hi),
+                    if inside { "within" } else { "not within" }
+                );
+                let mut c = Claim::new(claim, sd(&seed), sd(&o), test, if inside { Verdict::Holds } else { Verdict::NotSettled });
+                if !inside {
+                    // Even with endless runs of ours the seed's own n bounds the interval.
+                    c.why = match crate::stats::sd_ratio_width_limit(seed.n, ALPHA) {
+                        Some(width) if width > SD_FACTOR * SD_FACTOR => format!(
+                            "the F-test finds no difference, but its interval reaches beyond a factor of {SD_FACTOR}: the seed's {} runs leave its own standard deviation uncertain by a factor of {} from end to end (95 %), more than the {} the margin allows, so no number of our runs could settle it.",
+                            seed.n,
+                            num(width),
+                            SD_FACTOR * SD_FACTOR
+                        ),
+                        _ => format!("the F-test finds no difference, but its interval reaches beyond a factor of {SD_FACTOR}: more runs of ours would narrow it."),
+                    };
+                }
+                c
             }
         }
     }
@@ -361,6 +432,26 @@ impl Claim {
         };
         let ours = format!("{} above {} on {above} of {} {} ({} against {})", a.0, b.0, pairs.len(), runs.plural(), show(&sa), show(&sb));
         Claim::new(claim, seed.into(), ours, format!("on every {}", runs.one()), verdict)
+    }
+
+    /// The seed's "`a.0` above `b.0`" where our runs of the two are not paired (different
+    /// workloads, say, whose seeds share nothing but a number): by the 95 % Welch interval of
+    /// mean(a) − mean(b), which holds when it lies above zero, does not hold when it lies below,
+    /// and is not settled when it reaches across.
+    pub fn means_apart(claim: &str, seed: &str, a: (&str, &[f64]), b: (&str, &[f64]), unit: &str) -> Claim {
+        let (Some(sa), Some(sb)) = (Summary::of(a.1), Summary::of(b.1)) else {
+            return Claim::not_comparable(claim, seed.into(), "no runs".into(), "we have no runs of this");
+        };
+        let Some((lo, hi)) = welch_interval(&sa, &sb, ALPHA) else {
+            return Claim::not_comparable(claim, seed.into(), format!("{} against {}", spread(&sa, unit), spread(&sb, unit)), "Welch's interval needs two runs or more on each side");
+        };
+        let ours = format!("{} {} against {} {}; the difference {} to {} (95 %)", a.0, spread(&sa, unit), b.0, spread(&sb, unit), num(lo), with_unit(hi, unit));
+        let (verdict, test) = interval_keeps((lo, hi), Bound::AtLeast(0.0), &format!("of {} minus {} (Welch, the runs unpaired)", a.0, b.0), unit);
+        let mut c = Claim::new(claim, seed.into(), ours, test, verdict);
+        if verdict == Verdict::NotSettled {
+            c.why = format!("The 95 % interval of the difference, {} to {}, reaches across zero: these runs show neither the order nor its reverse.", num(lo), with_unit(hi, unit));
+        }
+        c
     }
 
     /// A bound the seed states ("the attacker gains at least 10 %", "no more than 10 %"),
@@ -508,10 +599,11 @@ impl Claim {
         if parts.is_empty() {
             return Claim::not_comparable(claim, seed.into(), "no parts".into(), "none of the parts could be run");
         }
-        let held = parts.iter().filter(|(_, c)| c.holds()).count();
+        let held = parts.iter().filter(|(_, c)| matches!(c.verdict, Verdict::Holds | Verdict::Conforms)).count();
         let ours = parts.iter().map(|(label, c)| format!("{label}: {} ({})", c.verdict.label(), c.ours)).collect::<Vec<_>>().join("; ");
+        // Parts that are all checks of our code make a check of our code.
         let verdict = if held == parts.len() {
-            Verdict::Holds
+            if parts.iter().any(|(_, c)| c.holds()) { Verdict::Holds } else { Verdict::Conforms }
         } else if parts.iter().any(|(_, c)| c.verdict == Verdict::DoesNotHold) {
             Verdict::DoesNotHold
         } else if parts.iter().any(|(_, c)| c.verdict == Verdict::NotComparable) {
@@ -522,7 +614,7 @@ impl Claim {
             Verdict::Fitted
         };
         let mut c = Claim::new(claim, seed.into(), ours, format!("every part holds: {held} of {} parts hold", parts.len()), verdict);
-        if matches!(verdict, Verdict::NotSettled | Verdict::Fitted | Verdict::NotComparable) {
+        if matches!(verdict, Verdict::NotSettled | Verdict::Fitted | Verdict::NotComparable | Verdict::Conforms) {
             c.why = parts
                 .iter()
                 .filter(|(_, p)| p.verdict == verdict)
@@ -709,8 +801,8 @@ pub fn welch_result(a: &Summary, b: &Summary, p: f64) -> String {
     }
 }
 
-/// How many claims hold, of how many that can hold (fitted and not comparable ones excluded;
-/// those not settled are judged, and do not hold).
+/// How many claims hold, of how many that can hold (fitted and not comparable ones, and checks
+/// of our code that passed, excluded; those not settled are judged, and do not hold).
 pub fn tally(claims: &[Claim]) -> (usize, usize) {
     let judged = claims.iter().filter(|c| matches!(c.verdict, Verdict::Holds | Verdict::DoesNotHold | Verdict::NotSettled)).count();
     (claims.iter().filter(|c| c.holds()).count(), judged)
@@ -812,11 +904,11 @@ mod tests {
     #[test]
     fn a_conformance_check_is_exact_and_says_what_it_is() {
         let c = Claim::conformance("rto", 1000.0, 1000.0, "ms", "RFC 6298 §2.1");
-        assert_eq!(c.verdict, Verdict::Holds);
-        assert!(c.test.contains("exact: RFC 6298 §2.1") && c.why.starts_with("a conformance check"), "{c:?}");
+        assert_eq!(c.verdict, Verdict::Conforms);
+        assert!(c.test.contains("exact: RFC 6298 §2.1") && c.why.starts_with("a check of our code"), "{c:?}");
         let off = Claim::conformance("rto", 1001.0, 1000.0, "ms", "RFC 6298 §2.1");
         assert_eq!(off.verdict, Verdict::DoesNotHold);
-        assert!(off.why.is_empty());
+        assert!(off.why.contains("a slip in our code"), "{off:?}");
     }
 
     /// Equivalence by two one-sided tests: 1, 2, 3 against a reference of mean 2, sd 1 over 3
@@ -865,12 +957,62 @@ mod tests {
         assert!((p(9.0) - 0.056).abs() < 0.001, "{}", p(9.0));
         assert!((p(10.0) - 0.0466).abs() < 0.001, "{}", p(10.0));
         assert!((p(1.0 / 9.0) - 0.056).abs() < 0.001, "{}", p(1.0 / 9.0));
-        assert_eq!(Claim::variance("x", &scale(3.0), seed, "").verdict, Verdict::Holds);
+        // Not rejected, and not shown alike either: five runs of the seed's leave its σ
+        // uncertain by √(χ²(0.975; 4)/χ²(0.025; 4)) = √(11.14/0.484) = 4.796 from end to end,
+        // more than the 2² the margin spans, whatever runs of ours.
+        let c = Claim::variance("x", &scale(3.0), seed, "");
+        assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
+        assert!(c.why.contains("4.796") && c.test.contains("not within 1/2 to 2"), "{} / {}", c.test, c.why);
+        // With 200 runs a side, equal spreads give a 95 % interval of the ratio of about
+        // 0.87 to 1.15 (F(0.975; 199, 199) ≈ 1.32): inside a factor of two, shown alike.
+        let many: Vec<f64> = (0..200).map(|i| 100.0 + if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+        assert_eq!(Claim::variance("x", &many, Summary::given(100.0, 1.0, 200), "").verdict, Verdict::Holds);
         let c = Claim::variance("x", &scale(10f64.sqrt()), seed, "Mbit/s");
         assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
         assert!(c.test.contains("F = 10") && c.seed == "sd 1 Mbit/s (n = 5)", "{} / {}", c.test, c.seed);
         assert_eq!(Claim::variance("x", &[5.0, 5.0, 5.0], seed, "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::variance("x", &[5.0], seed, "").verdict, Verdict::NotComparable);
+    }
+
+    /// The seed's five runs, mean 100 and sd 1: the spread of one more of its runs is
+    /// t(0.975, 4)·1·√(1 + 1/5) = 3.04. Ours 99.5, 100, 100.5 (sd 0.5): Welch's interval of the
+    /// difference, ±1.3 (5.96 degrees of freedom), lies within it: holds. Ours 90, 100, 110: no
+    /// difference found, but the interval (about ±25) reaches beyond it: not settled. Ours at
+    /// 110 with the same spread: rejected.
+    #[test]
+    fn a_mean_matches_the_seeds_within_the_spread_of_its_own_runs() {
+        let seed = Summary::given(100.0, 1.0, 5);
+        let c = Claim::matches("x", &[99.5, 100.0, 100.5], seed, "");
+        assert_eq!(c.verdict, Verdict::Holds, "{}", c.test);
+        assert!(c.test.contains("within ±3.041"), "{}", c.test);
+        let c = Claim::matches("x", &[90.0, 100.0, 110.0], seed, "");
+        assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
+        assert_eq!(Claim::matches("x", &[109.5, 110.0, 110.5], seed, "").verdict, Verdict::DoesNotHold);
+    }
+
+    /// Unpaired runs: 10, 11, 12 against 1, 2, 3 lie apart by 9 ± 2.27 (Welch, 4 degrees of
+    /// freedom): holds, and the reverse does not; against 9, 11, 13 the interval reaches across.
+    #[test]
+    fn means_apart_by_the_welch_interval() {
+        let (hi, lo, wide) = ([10.0, 11.0, 12.0], [1.0, 2.0, 3.0], [9.0, 11.0, 13.0]);
+        assert_eq!(Claim::means_apart("x", "", ("a", &hi), ("b", &lo), "").verdict, Verdict::Holds);
+        assert_eq!(Claim::means_apart("x", "", ("b", &lo), ("a", &hi), "").verdict, Verdict::DoesNotHold);
+        assert_eq!(Claim::means_apart("x", "", ("a", &hi), ("c", &wide), "").verdict, Verdict::NotSettled);
+        assert_eq!(Claim::means_apart("x", "", ("a", &[1.0]), ("b", &lo), "").verdict, Verdict::NotComparable);
+    }
+
+    /// A check of our code that passes conforms and is not counted; one that fails does not
+    /// hold; a conjunction of checks is a check, one with a behaviour in it holds.
+    #[test]
+    fn checks_of_our_code_conform_and_are_not_counted() {
+        let kept = || Claim::bound("a", "≥ 1", &[2.0], Bound::AtLeast(1.0), "");
+        let broken = Claim::bound("b", "≥ 1", &[0.5], Bound::AtLeast(1.0), "").check("the rule");
+        let check = kept().check("the rule");
+        assert_eq!((check.verdict, broken.verdict), (Verdict::Conforms, Verdict::DoesNotHold));
+        assert!(check.why.starts_with("a check of our code, not a measure of behaviour: the rule"), "{}", check.why);
+        assert_eq!(tally(&[check.clone(), kept(), broken]), (1, 2));
+        assert_eq!(Claim::all_of("x", "", &[("a".into(), check.clone()), ("b".into(), check.clone())]).verdict, Verdict::Conforms);
+        assert_eq!(Claim::all_of("x", "", &[("a".into(), check), ("b".into(), kept())]).verdict, Verdict::Holds);
     }
 
     /// Three runs 1.10, 1.12, 1.14: mean 1.12, sd 0.02, half-width t(0.975, 2)·0.02/√3 =

@@ -64,7 +64,8 @@ fn sackexp_beats_tcp_sack_under_loss() {
     let verdicts = rows(&dir.path().join("verdicts.csv"));
     for p in ["1 %", "20 %"] {
         let c = verdicts.iter().find(|c| c[0].starts_with("SACKEXP's window stays static") && c[0].contains(&format!("p = {p} (RTT 60 ms)"))).expect("the static-window row");
-        assert_eq!(c[4], "holds", "{c:?}");
+        // A check of our SACKEXP against the seed's design, not a measure of behaviour.
+        assert_eq!(c[4], "conforms", "{c:?}");
     }
     // The per-link probe: p on each of three links both ways loses about 3p of the data, so
     // each algorithm keeps less of its lossless goodput than with p on the bottleneck alone.
@@ -93,13 +94,18 @@ fn sackexp_beats_tcp_sack_under_loss() {
     // p = 10 % windows lose several segments and wait for the timer far more often.
     for claim in [
         "SACKEXP \"will adopt to the link capacity\"",
-        "SACKEXP loses nothing as it adapts",
         "SACKEXP's and TCP SACK's efficiencies alike at p = 0.1 %",
         "without SACK, duplicate ACKs \"can lead to timeouts\": SACKEXP's retransmission timeouts without SACK above with it: p = 10 % (RTT 60 ms)",
     ] {
         let c = verdicts.iter().find(|c| c[0].starts_with(claim)).expect(claim);
         assert_eq!(c[4], "holds", "{c:?}");
     }
+    // Losing nothing follows from the window's size by arithmetic: a check of our code.
+    let c = verdicts.iter().find(|c| c[0].starts_with("SACKEXP loses nothing as it adapts")).expect("the no-loss row");
+    assert_eq!(c[4], "conforms", "{c:?}");
+    // The whole of ttcp's default transfer reaches the receiver in order at 20 % loss.
+    let c = verdicts.iter().find(|c| c[0].starts_with("SACKEXP \"will still guarantee for in-order delivery\"")).expect("the in-order row");
+    assert_eq!(c[4], "holds", "{c:?}");
 }
 
 /// Mathis et al. 1997: Reno's throughput is MSS/RTT·C/sqrt(p), p the rate of congestion
@@ -160,9 +166,10 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     let verdict = |claim: &str| verdicts.iter().find(|r| r[0].starts_with(claim)).map(|r| r[4].clone()).unwrap();
     assert_eq!(verdict("trial 1 (none): Reno"), "fitted");
     assert_eq!(verdict("trial 3 (delay 100ms): Reno"), "fitted");
-    assert_eq!(verdict("Vegas holds between alpha = 2 and beta = 4 packets"), "holds");
+    // The equilibrium and the exit our control laws are written to make: checks of our code.
+    assert_eq!(verdict("Vegas holds between alpha = 2 and beta = 4 packets"), "conforms");
     assert_eq!(verdict("mVegas holds more backlog than Vegas"), "holds");
-    assert_eq!(verdict("mVegas leaves slow start \"as soon as two round-trips"), "holds");
+    assert_eq!(verdict("mVegas leaves slow start \"as soon as two round-trips"), "conforms");
     // The seed's explanation of trials 1, 2 and 4: the jump out of slow start brings no loss
     // at all on the model (the fitted receive window, 149.2 kB or about 103 segments, cannot fill the
     // 1000-packet queue, and netem drops only ACKs), and every verdict on the jump that does
@@ -316,7 +323,8 @@ fn sabul_table1_same_interval_rows_are_fair() {
     // one number lies above RTT_est = 1.5·RTT and at most one 20 ms ERR tick beyond it.
     let every: Vec<_> = v.iter().filter(|c| c[0].contains("re-reports a missing packet every 1.5·RTT") && c[0].contains(" ms): ")).collect();
     assert_eq!(every.len(), 9, "three flows on each of rows 3-5");
-    assert!(every.iter().all(|c| c[4] == "holds"), "{every:?}");
+    // Our receiver's timer against the rule: a check of our code.
+    assert!(every.iter().all(|c| c[4] == "conforms"), "{every:?}");
     // "SABUL can utilize network bandwidth efficiently": on rows 1-3 and 5 our flows fill the
     // link at least as well as the seed's totals over a gigabit (the strictest reading).
     for k in [1, 2, 3, 5] {
@@ -423,11 +431,10 @@ fn sharkfest_reproduces_the_talks_orderings() {
     // Westwood+ grows as Reno does. Each direction holds on every seed and beyond the spread.
     // Illinois's 1 − β falls linearly between 10 % and 80 % of its largest delay: the law's
     // slope, −15/28, lies in the 95 % confidence interval of the one fitted to its cuts.
-    // Five Vegas flows fill the link no better than Reno's on a buffer of half the 5α packets
-    // they aim to queue, and better on one of 5β; with the testbed host's timing noise Vegas
+    // Five Vegas flows fill the link better than Reno's on a buffer of 5β packets, and lead
+    // them by less on one of half the 5α packets they aim to queue; with the testbed host's timing noise Vegas
     // falls further short of Reno at a 0.2 ms RTT than at 100 ms. Against one flow of any
-    // loss-based algorithm Vegas gets less than half, and mVegas, which leaves slow start after
-    // two round trips, enters congestion avoidance without a loss. The BBR v2 slides
+    // loss-based algorithm Vegas gets less than half. The BBR v2 slides
     // (`sharkfest::bbr_v2`): under DCTCP's step marking at K = ⌈BDP/7⌉ the marks take CUBIC's
     // (classic ECN, no drop left) and BBRv3's queue down by more than K and leave BBR v1's
     // within K either way; BBRv3 with ECN keeps the link fuller than CUBIC with classic ECN;
@@ -485,7 +492,6 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Vegas on a buffer of 5β",
         "Vegas \"Doesn't like small RTTs\"",
         "Vegas \"Gets beaten by any loss-based algorithm\": its largest share",
-        "\"Transition to congestion avoidance state could be done with no observed packet loss at all\"",
         "CUBIC: \"ECN: RFC3168 (Classic ECN)\"",
         "CUBIC with classic ECN loses no packet",
         "BBR v1: \"No ECN support\"",
@@ -515,8 +521,13 @@ fn sharkfest_reproduces_the_talks_orderings() {
         "Compound: \"combine fairness of delay-based CA with aggressiveness",
     ] {
         let (verdict, ours) = held(claim);
-        assert_eq!(verdict, "holds", "{claim}: ours {ours}");
+        // Rows that check our code against a rule the talk or its source states conform.
+        assert!(verdict == "holds" || verdict == "conforms", "{claim}: {verdict}, ours {ours}");
     }
+    // The talk's own Vegas leaves slow start one doubling late and loses once (mVegas, seed
+    // 004's, would not, but the talk does not show it).
+    let (verdict, ours) = held("\"Transition to congestion avoidance state could be done with no observed packet loss at all\"");
+    assert_eq!(verdict, "does not hold", "ours {ours}");
     let westwood: Vec<_> = verdicts.iter().filter(|c| c[0].starts_with("Westwood+: \"If no loss is observed")).collect();
     assert_eq!(westwood.len(), 2);
     assert!(westwood.iter().all(|c| c[4] == "holds"), "{westwood:?}");
@@ -617,8 +628,9 @@ fn nmap_scaling_the_seeds_scaled_rule_is_faster_out_of_sample_and_the_fit_is_lab
     assert!(t.iter().filter(|r| r[0] == "5000").all(|r| r[6].ends_with("fitted")), "{t:?}");
     let v = rows(&dir.path().join("verdicts.csv"));
     let verdict = |claim: &str| v.iter().find(|r| r[0].starts_with(claim)).map(|r| r[4].clone()).unwrap();
-    assert_eq!(verdict("1 % answered, cwnd 100: unscaled growth"), "holds");
-    assert_eq!(verdict("1 % answered, cwnd 100: scaled growth"), "holds");
+    // The library's window update on the seed's arithmetic: checks of our code.
+    assert_eq!(verdict("1 % answered, cwnd 100: unscaled growth"), "conforms");
+    assert_eq!(verdict("1 % answered, cwnd 100: scaled growth"), "conforms");
     // "Here you can really see the shallow square root shape": over whole stretches the
     // unscaled window is nearer a square root than a line (k's interval below 0.75), and after
     // a stretch's first 5 % its mean exponent k' is still on the square root's side of the
@@ -629,8 +641,8 @@ fn nmap_scaling_the_seeds_scaled_rule_is_faster_out_of_sample_and_the_fit_is_lab
     let after: f64 = root[2].split("k' ≤ 0.816: ").nth(1).and_then(|p| p.split(" (").nth(1)).and_then(|m| m.split_whitespace().next()).unwrap().parse().unwrap();
     assert!(after < 0.816 && root[4] != "does not hold", "{root:?}");
     // The seed's cap on scaled slow start: no slow-start step of scaled-wiki's group window
-    // ends above ccthresh, in any check scan.
-    assert_eq!(verdict("scaled (scaled-wiki): slow start's scaled increments capped at ccthresh"), "holds");
+    // ends above ccthresh, in any check scan (the library's cap: a check of our code).
+    assert_eq!(verdict("scaled (scaled-wiki): slow start's scaled increments capped at ccthresh"), "conforms");
     // Scaled, the seed's "as if we were getting cwnd responses per RTT" (a line, k = 1): the
     // mean k over the check seeds lies on the line's side of the midpoint 0.75 between a line
     // and a square root (with four seeds in fast mode its confidence interval may reach across).
@@ -678,7 +690,8 @@ fn paced_chirping_overshoots_the_queue_less_than_slow_start() {
     // trips after it starts (the round whose window first passes 0.9 BDP is acknowledged at the
     // link's rate from a round trip later), read to one RTT/10 sample, on every link and seed.
     let too_slow = claims.iter().find(|r| r[0].starts_with("slow start is \"Too slow\"")).expect("the Too slow claim");
-    assert_eq!(too_slow[4], "holds", "{too_slow:?}");
+    // The law is the rule our slow start implements: a check of our code.
+    assert_eq!(too_slow[4], "conforms", "{too_slow:?}");
     // The talk's other slow-start problems (`startup::problems`): the last round at twice the
     // link's rate overflows a one-BDP buffer ("Too fast") after filling it to its limit, a
     // largest queueing delay of at least (⌊L/w⌋ − 1) packet times ("Spikes"); a tenth of a

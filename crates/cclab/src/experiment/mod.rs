@@ -181,7 +181,9 @@ pub fn run(name: &str, fast: bool, out: Option<&Path>, quiet: bool, force: bool)
         println!("{}", crate::verdict::claims_table(&output.claims).render_text());
         let unsettled = output.claims.iter().filter(|c| c.verdict == crate::verdict::Verdict::NotSettled).count();
         let unsettled = if unsettled > 0 { format!("; {unsettled} of the rest not settled") } else { String::new() };
-        println!("{holds} of {judged} claims hold{unsettled} (fitted and not comparable ones are not counted)");
+        let conforms = output.claims.iter().filter(|c| c.verdict == crate::verdict::Verdict::Conforms).count();
+        let conforms = if conforms > 0 { format!("; {conforms} checks of our code conform") } else { String::new() };
+        println!("{holds} of {judged} claims hold{unsettled}{conforms} (checks, fitted and not comparable ones are not counted)");
     }
     for n in &output.notes {
         println!("note: {n}");

@@ -59,13 +59,13 @@ pub fn adapts(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserEr
         &drops,
         Bound::AtMost(0.0),
         "packets",
-    ).because("by arithmetic rather than by measure: the window fits the half-rate path with its buffer, so the row fails only if the sender sent beyond its window"));
+    ).check("by arithmetic: the window fits the half-rate path with its buffer, so the row fails only if the sender sent beyond its window"));
     Ok(())
 }
 
 
-/// The transfer [`in_order`] sends: ttcp's default, 2048 buffers of 8192 bytes (the seed ran
-/// `ttcp -t -s -n num`, its `num` not given).
+/// The transfer [`in_order`] sends: ttcp's default, 2048 buffers of 8192 bytes, our assumption
+/// (the seed ran `ttcp -t -s -n num`, its `num` not given).
 pub const TRANSFER_BYTES: u64 = 2048 * 8192;
 /// The seed's heaviest loss, at which the guarantee is tried.
 const IN_ORDER_LOSS: f64 = 0.2;
@@ -103,7 +103,7 @@ pub fn in_order(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), User
     let mb = num(TRANSFER_BYTES as f64 / 1e6);
     let p = num(IN_ORDER_LOSS * 100.0);
     let c = Claim::bound(
-        &format!("SACKEXP \"will still guarantee for in-order delivery\" at the seed's heaviest loss: a {mb} MB transfer (ttcp's default) at p = {p} %, RTT {rtt} ms, completes, its last byte cumulatively acknowledged, within the {IN_ORDER_RUN_S} s run: its completion time"),
+        &format!("SACKEXP \"will still guarantee for in-order delivery\" at the seed's heaviest loss: a {mb} MB transfer (ttcp's default; the seed's -n is not given) at p = {p} %, RTT {rtt} ms, completes, its last byte cumulatively acknowledged, within the {IN_ORDER_RUN_S} s run: its completion time"),
         "\"In contrast to UDP, the protocol will still guarantee for in-order delivery\"",
         &times,
         Bound::AtMost(IN_ORDER_RUN_S as f64),

@@ -408,8 +408,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     Bound::AtLeast(awnd - 1.0),
                     "segments",
                 )
-                .because(&format!(
-                    "a check of our SACKEXP against the seed's design, not a measure of behaviour: with no congestion window its window is the receiver's by construction, so the row fails only if loss recovery or the retransmission timer shrank it. awnd = {awnd} segments, the receiver window (one BDP); TCP SACK, held by its congestion window at the same loss, keeps a median of {} unacknowledged (seeds' medians from {} to {})",
+                .check(&format!(
+                    "our SACKEXP against the seed's design: with no congestion window its window is the receiver's by construction, so the row fails only if loss recovery or the retransmission timer shrank it. awnd = {awnd} segments, the receiver window (one BDP); TCP SACK, held by its congestion window at the same loss, keeps a median of {} unacknowledged (seeds' medians from {} to {})",
                     num(mean(tcp)),
                     num(tcp.iter().copied().fold(f64::INFINITY, f64::min)),
                     num(tcp.iter().copied().fold(f64::NEG_INFINITY, f64::max)),

@@ -305,7 +305,7 @@ fn probe_rtt(b: &BbrV2, claims: &mut Vec<Claim>) {
         "segments",
         1.0 / half_bdp,
         "one segment: the window is whole segments, and BBRv3's BDP is its own estimate, max bandwidth × min RTT",
-    ));
+    ).check("the talk gives no BBR v2 ProbeRTT window, so this checks our BBRv3 against the draft's constant"));
     // ProbeRTT_min_stamp restarts when ProbeRTT ends, so entries are 5 s plus a ProbeRTT apart.
     let claim = format!("BBRv3's ProbeRTT every 5 s (the draft's ProbeRTTInterval), plus the ProbeRTT's own length ({on})");
     claims.push(if b.probe_rtt_every[1].is_empty() || b.probe_rtt_for[1].is_empty() {
@@ -314,7 +314,7 @@ fn probe_rtt(b: &BbrV2, claims: &mut Vec<Claim>) {
         let law = 5.0 + mean(&b.probe_rtt_for[1]);
         let mut c = Claim::value(&claim, mean(&b.probe_rtt_every[1]), law, "s", 0.01 / law, "one 10 ms sample; ours between ProbeRTT entries, the law 5 s plus our mean ProbeRTT length");
         c.seed = format!("5 s + ProbeRTT = {}", c.seed);
-        c
+        c.check("the talk gives no BBR v2 ProbeRTT interval, so this checks our BBRv3 against the draft's constant")
     });
 }
 

@@ -33,6 +33,9 @@ pub const TESTBED: Link = Link { mbps: 40.0, rtt_ms: 100 };
 pub const SCALABLE_LINK: Link = Link { mbps: 20.0, rtt_ms: 100 };
 /// Compound's slide: "Link: 20mpbs, 200ms RTT".
 pub const COMPOUND_LINK: Link = Link { mbps: 20.0, rtt_ms: 200 };
+/// A link that is not long and fat, for Compound's "Coexistence with Reno on non-LFN links":
+/// 80 kbit in flight, under RFC 1072's 100 kbit.
+pub const NON_LFN_LINK: Link = Link { mbps: 10.0, rtt_ms: 8 };
 
 /// The "Regular 1-stream probe": `flowgrind ... -T s=60`.
 pub const ALONE_S: u64 = 60;
@@ -149,6 +152,9 @@ pub struct BbrCycle {
     pub probe_rtt_every: Vec<f64>,
     /// How long each ProbeRTT lasted, seconds (to one sample).
     pub probe_rtt_for: Vec<f64>,
+    /// How long each ProbeRTT held its flight at cwnd, from the first sample drained to it to
+    /// the phase's end, seconds (to one sample).
+    pub probe_rtt_held: Vec<f64>,
     /// The largest cwnd sampled in ProbeRTT once inflight had drained to it, segments.
     pub probe_rtt_cwnd: f64,
     /// Goodput over each ProbeRTT, from the sample before it to its last (Mbit/s).
@@ -207,6 +213,9 @@ pub fn bbr_cycle(r: &RunResult) -> BbrCycle {
             }
             c.probe_rtt_for.push(run[run.len() - 1].time - run[0].time + step);
             let drained = run.iter().filter(|s| s.cwnd.is_some_and(|w| s.inflight as f64 <= w));
+            if let Some(first) = drained.clone().next() {
+                c.probe_rtt_held.push(run[run.len() - 1].time - first.time + step);
+            }
             c.probe_rtt_cwnd = drained.filter_map(|s| s.cwnd).fold(c.probe_rtt_cwnd, f64::max);
         } else if state == "probe_bw" {
             let cruise = median(run.iter().filter_map(|s| s.pacing_rate_mbps).collect());

@@ -36,7 +36,7 @@ use crate::stats::Summary;
 use crate::table::num;
 use crate::UserError;
 use cc::{display_name, ALGORITHMS};
-use measure::{measure, Link, Row, ALONE_S, COMPOUND_LINK, SCALABLE_LINK, TESTBED};
+use measure::{measure, Link, Row, ALONE_S, COMPOUND_LINK, NON_LFN_LINK, SCALABLE_LINK, TESTBED};
 use judge::KERNEL_RENO_PAIRS;
 use talk::{Recovery, Results, BBR_LOSS, DAMAGE};
 
@@ -121,6 +121,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let scalable_link = (on(SCALABLE_LINK, "scalable", "newreno")?, on(SCALABLE_LINK, "newreno", "newreno")?);
     let compound_alone = seeds_of(&|s| Ok(COMPOUND_LINK.alone("compound", ALONE_S, 0.0, s, &opts.out.join("20-200ms").join(format!("compound-alone-seed-{s}")))?.summary.link.utilization))?;
     let compound_link = (on(COMPOUND_LINK, "compound", "reno")?, on(COMPOUND_LINK, "reno", "reno")?, compound_alone);
+    let compound_non_lfn = (on(NON_LFN_LINK, "compound", "reno")?, on(NON_LFN_LINK, "reno", "reno")?);
     let recovery = recovery(opts)?;
     let bbr_run = measure::bbr_cycle_run("bbr", 1, &opts.out.join("bbr-cycle"))?;
     let bbr_cycle = measure::bbr_cycle(&bbr_run);
@@ -135,7 +136,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let drop_position = drop_position::run(n_seeds, &opts.out)?;
     let freed_capacity = freed_capacity::run(n_seeds, &opts.out)?;
     let startup_exits = startup_exit::run(n_seeds, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, drop_position, freed_capacity, startup_exits };
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, compound_non_lfn, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, drop_position, freed_capacity, startup_exits };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;

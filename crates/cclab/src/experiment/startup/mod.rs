@@ -458,8 +458,8 @@ fn claims(rows: &[Row]) -> Vec<Claim> {
     let laws: Vec<(f64, f64)> = of("slow start").map(|r| (r.rate_bps * r.rtt_ms as f64, slow_start_t90_rtts(r.rate_bps, r.rtt_ms))).collect();
     let smallest = laws.iter().copied().min_by(|a, b| a.0.total_cmp(&b.0)).map_or(f64::NAN, |l| l.1);
     let largest = laws.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0)).map_or(f64::NAN, |l| l.1);
-    claims.push(too_slow.because(&format!(
-        "a conformance check, not a measure of behaviour: doubling per round trip is the rule our slow start implements (RFC 5681), so this could fail only by a slip in our code; the talk's \"too slow\" is the law itself, {} round trips to 90 % on our smallest BDP and {} on our largest. The law: the window IW·2ⁿ of round n = ⌈log₂(0.9·BDP/IW)⌉, the first at least 0.9·BDP, is acknowledged from n + 1 round trips on at the link's rate, so the ACKs of one round trip reach 0.9·BDP after 0.9 of it more; ours is read every RTT/10, so it may lie up to {SAMPLE_RTTS} RTT later but not earlier (the earliest: {} RTT)",
+    claims.push(too_slow.check(&format!(
+        "doubling per round trip is the rule our slow start implements (RFC 5681), so this could fail only by a slip in our code; the talk's \"too slow\" is the law itself, {} round trips to 90 % on our smallest BDP and {} on our largest. The law: the window IW·2ⁿ of round n = ⌈log₂(0.9·BDP/IW)⌉, the first at least 0.9·BDP, is acknowledged from n + 1 round trips on at the link's rate, so the ACKs of one round trip reach 0.9·BDP after 0.9 of it more; ours is read every RTT/10, so it may lie up to {SAMPLE_RTTS} RTT later but not earlier (the earliest: {} RTT)",
         crate::table::num(smallest),
         crate::table::num(largest),
         crate::table::num(earliest)

@@ -86,7 +86,7 @@ pub fn claims(opts: &Options, seeds: u64) -> Result<(Table, Vec<Claim>), UserErr
             (alpha, beta),
             "packets",
             &format!("the seed's alpha and beta for {name}"),
-        ));
+        ).check("the equilibrium the control law we built from the seed keeps on a clean link, one flow alone; it fails only if our law does not do what it is written to"));
         backlogs.push(queues);
     }
     claims.push(Claim::band(
@@ -95,7 +95,7 @@ pub fn claims(opts: &Options, seeds: u64) -> Result<(Table, Vec<Claim>), UserErr
         (2.0, 3.0),
         "RTTs",
         "the end of the second round: two base RTTs plus the queue slow start built, under a third",
-    ));
+    ).check("the exit our mVegas is written to make, at the first round with more than two RTT samples"));
     // (claim, seed, (name, runs) above (name, runs), unit)
     let directions = [
         (

@@ -47,11 +47,11 @@ pub fn run(runs: usize, opts: &Options) -> Result<Vec<(f64, [Vec<f64>; 3])>, Use
     Ok(out)
 }
 
-/// The verdict of each of trial 2's cells against the seed's runs (Welch's test, as the main
-/// table judges them).
+/// The verdict of each of trial 2's cells against the seed's runs, as the main table judges
+/// them ([`Claim::matches`]).
 fn verdicts(cells: &[Vec<f64>; 3]) -> [&'static str; 3] {
     let t = seed::trial(2);
-    [0, 1, 2].map(|k| Claim::distribution("", &cells[k], t.cells[k].summary(), "Mbit/s").verdict.label())
+    [0, 1, 2].map(|k| Claim::matches("", &cells[k], t.cells[k].summary(), "Mbit/s").verdict.label())
 }
 
 /// The table (the assumed delay's row from the main runs first) and a note saying whether any
