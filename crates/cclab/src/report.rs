@@ -312,7 +312,7 @@ mod tests {
         let mut r = Report::new("c");
         r.section("Verdicts").claims("seed", &[Claim::value("rate", 10.5, 10.0, "Mbit/s", 0.1, "e"), open]);
         let html = ok(r.to_html());
-        assert!(html.contains("1 of 2 claims hold</strong> (1 of the rest not settled: the runs can neither keep nor break their bound or band)."), "{html}");
+        assert!(html.contains("1 of 2 claims hold</strong> (1 of the rest not settled: the runs can neither keep nor break their bound, band or margin)."), "{html}");
         assert!(html.contains("<tr class=\"not-settled\">") && html.contains("<dt>open: not settled</dt>\n<dd>The 95 % interval"), "{html}");
     }
 

@@ -95,7 +95,7 @@ pub fn hosts_unchanged(nmap: &[u64], tcp: &[u64]) -> Claim {
     let with_holds = |xs: &[u64]| xs.iter().filter(|&&x| x > 0).count();
     let held: u64 = nmap.iter().sum();
     let ours = format!(
-        "host windows held {held} sends in {} scans under nmap's three variants ({} of {} TCP-rule scans had holds, {} in all)",
+        "host windows held {held} sends in {} scans under every nmap variant we run ({} of {} TCP-rule scans had holds, {} in all)",
         nmap.len(),
         with_holds(tcp),
         tcp.len(),
