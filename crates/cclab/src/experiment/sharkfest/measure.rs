@@ -11,7 +11,7 @@
 //! Wireshark capture of eth0, which holds both directions. We count both directions once: data
 //! packets sent (retransmissions included) plus ACKs, one per data packet that reached the
 //! receiver (our receiver acknowledges every segment). The talk's totals turn out to be twice
-//! that; [`super::talk`] says why.
+//! that; [`super::talk`] says what that does and does not tell.
 
 use super::super::readings::{goodput_between, second_half_share};
 use super::super::run_one;

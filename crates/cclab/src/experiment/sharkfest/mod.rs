@@ -308,7 +308,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         "Collateral damage per algorithm: the talk's slides against ours".into(),
         vec![
             v("collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone"), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", &damage)?,
-            v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total, which counts each packet twice, see the verdicts; ours: data + ACKs, each once)", &packets)?,
+            v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total, which cannot count each packet once, see the verdicts; ours: data + ACKs, each once)", &packets)?,
         ],
     ));
     out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss", "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)", &bbr)?]));
