@@ -454,6 +454,30 @@ impl Claim {
         c
     }
 
+    /// "Ours lie on the seed's level": figures of ours over the seed's (`ratios`, one per
+    /// figure compared) on both sides of 1, by the two-sided sign test,
+    /// `p = 2·Σ_{i ≤ min(k, n − k)} C(n, i)/2ⁿ` with `k` of `n` above. Does not hold when it
+    /// rejects at [`ALPHA`] (a bias: too many on one side); otherwise not settled, since a sign
+    /// test can find a bias but never show there is none.
+    pub fn no_bias(claim: &str, seed: &str, ratios: &[f64]) -> Claim {
+        let n = ratios.len();
+        let above = ratios.iter().filter(|&&r| r > 1.0).count();
+        let below = ratios.iter().filter(|&&r| r < 1.0).count();
+        let ours = format!("above 1 on {above}, below on {below} of {n} ({} to {})", num(ratios.iter().copied().fold(f64::INFINITY, f64::min)), num(ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max)));
+        let m = above + below;
+        if m == 0 {
+            return Claim::not_comparable(claim, seed.into(), ours, "no figure differs from the seed's");
+        }
+        let choose = |k: usize| (0..k).fold(1.0, |c, i| c * (m - i) as f64 / (i + 1) as f64);
+        let p = (2.0 * (0..=above.min(below)).map(choose).sum::<f64>() / 2f64.powi(m as i32)).min(1.0);
+        let test = format!("two-sided sign test over {m} figures: {}, {} α = {ALPHA}", p_equals(p), if p < ALPHA { "<" } else { "≥" });
+        let mut c = Claim::new(claim, seed.into(), ours, test, if p < ALPHA { Verdict::DoesNotHold } else { Verdict::NotSettled });
+        if p >= ALPHA {
+            c.why = "the sign test finds no bias, and it could not show there is none.".into();
+        }
+        c
+    }
+
     /// A bound the seed states ("the attacker gains at least 10 %", "no more than 10 %"),
     /// checked on each of our seeds' `values`: holds when every seed keeps it.
     pub fn bound(claim: &str, seed: &str, values: &[f64], bound: Bound, unit: &str) -> Claim {
@@ -999,6 +1023,17 @@ mod tests {
         assert_eq!(Claim::means_apart("x", "", ("b", &lo), ("a", &hi), "").verdict, Verdict::DoesNotHold);
         assert_eq!(Claim::means_apart("x", "", ("a", &hi), ("c", &wide), "").verdict, Verdict::NotSettled);
         assert_eq!(Claim::means_apart("x", "", ("a", &[1.0]), ("b", &lo), "").verdict, Verdict::NotComparable);
+    }
+
+    /// Six of six on one side: p = 2/64 = 0.03125, a bias; five of six: p = 2·7/64 = 0.22.
+    #[test]
+    fn a_sign_test_finds_a_bias_and_never_its_absence() {
+        let c = Claim::no_bias("x", "", &[0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+        assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
+        assert!(c.test.contains("p = 0.031"), "{}", c.test);
+        let c = Claim::no_bias("x", "", &[0.4, 0.5, 0.6, 0.7, 0.8, 1.1]);
+        assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
+        assert!(c.test.contains("p = 0.22"), "{}", c.test);
     }
 
     /// A check of our code that passes conforms and is not counted; one that fails does not
