@@ -16,7 +16,8 @@
 //! inside the band, and is not settled when it reaches across an edge ([`Claim::band`]). The law's p counts *congestion signals* per packet (one per
 //! window that halves, however many packets it lost), and it assumes no timeouts; so each p
 //! is judged twice: against the nominal drop rate p and against the signal rate each run
-//! measured (loss episodes per segment sent), and only where no run had a timeout.
+//! measured (loss episodes per segment sent), on the runs without a timeout (with fewer than two
+//! of those, not at all).
 //!
 //! The figure is the law's own (Mathis et al. Fig. 1, Padhye et al. Fig. 7 likewise): goodput
 //! against p on log axes, the law's band and Padhye's curve beside our points at the nominal
