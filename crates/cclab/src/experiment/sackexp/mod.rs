@@ -273,8 +273,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 ),
             };
             format!(
-                "not the seed's RTT: the seed names none, and at {rtt} ms the Mathis law (C = sqrt(3/2)) lets TCP SACK keep at \
-                 most {:.0} % of its lossless goodput at p = 0.1 % in steady state, so the seed's 65 % cannot come from this RTT; {ours}",
+                "not the seed's RTT: its conclusion slide gives its figures together, from runs at an RTT it does not name, and at \
+                 {rtt} ms the Mathis law (C = sqrt(3/2)) lets TCP SACK keep at most {:.0} % of its lossless goodput at p = 0.1 % in \
+                 steady state, so the slide's 65 %, and with it the slide's other figures, cannot come from this RTT; {ours}",
                 bound * 100.0
             )
         });
