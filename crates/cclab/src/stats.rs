@@ -12,7 +12,7 @@
 //! and the two-sided p-value is `2·(1 − F_ν(|t|))` with `F_ν` Student's t distribution
 //! (from `statrs`).
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, FisherSnedecor, StudentsT};
+use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, FisherSnedecor, StudentsT};
 
 /// What a seed's table gives of a set of runs, or what ours give.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,6 +123,15 @@ pub fn sd_ratio_interval(a: &Summary, b: &Summary, alpha: f64) -> Option<(f64, f
 pub fn sd_ratio_width_limit(n_b: usize, alpha: f64) -> Option<f64> {
     let chi = ChiSquared::new(n_b.checked_sub(1).filter(|&d| d > 0)? as f64).ok()?;
     Some((chi.inverse_cdf(1.0 - alpha / 2.0) / chi.inverse_cdf(alpha / 2.0)).sqrt())
+}
+
+/// The two-sided sign test: with `above` of `above + below` figures on one side of a centre,
+/// `p = 2·P(X ≤ min(above, below))`, X ~ Binomial(above + below, 1/2), capped at 1. `None`
+/// with no figure off the centre.
+pub fn sign_test_p(above: usize, below: usize) -> Option<f64> {
+    let n = (above + below) as u64;
+    let b = Binomial::new(0.5, n).ok().filter(|_| n > 0)?;
+    Some((2.0 * b.cdf(above.min(below) as u64)).min(1.0))
 }
 
 /// Grubbs' test for one outlier (Grubbs 1969; NIST/SEMATECH e-Handbook §1.3.5.17), two-sided

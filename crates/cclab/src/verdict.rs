@@ -455,22 +455,18 @@ impl Claim {
     }
 
     /// "Ours lie on the seed's level": figures of ours over the seed's (`ratios`, one per
-    /// figure compared) on both sides of 1, by the two-sided sign test,
-    /// `p = 2·Σ_{i ≤ min(k, n − k)} C(n, i)/2ⁿ` with `k` of `n` above. Does not hold when it
-    /// rejects at [`ALPHA`] (a bias: too many on one side); otherwise not settled, since a sign
+    /// figure compared) on both sides of 1, by the two-sided sign test
+    /// ([`crate::stats::sign_test_p`]). Does not hold when it rejects at [`ALPHA`] (a bias: too many on one side); otherwise not settled, since a sign
     /// test can find a bias but never show there is none.
     pub fn no_bias(claim: &str, seed: &str, ratios: &[f64]) -> Claim {
         let n = ratios.len();
         let above = ratios.iter().filter(|&&r| r > 1.0).count();
         let below = ratios.iter().filter(|&&r| r < 1.0).count();
         let ours = format!("above 1 on {above}, below on {below} of {n} ({} to {})", num(ratios.iter().copied().fold(f64::INFINITY, f64::min)), num(ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max)));
-        let m = above + below;
-        if m == 0 {
+        let Some(p) = crate::stats::sign_test_p(above, below) else {
             return Claim::not_comparable(claim, seed.into(), ours, "no figure differs from the seed's");
-        }
-        let choose = |k: usize| (0..k).fold(1.0, |c, i| c * (m - i) as f64 / (i + 1) as f64);
-        let p = (2.0 * (0..=above.min(below)).map(choose).sum::<f64>() / 2f64.powi(m as i32)).min(1.0);
-        let test = format!("two-sided sign test over {m} figures: {}, {} α = {ALPHA}", p_equals(p), if p < ALPHA { "<" } else { "≥" });
+        };
+        let test = format!("two-sided sign test over {} figures: {}, {} α = {ALPHA}", above + below, p_equals(p), if p < ALPHA { "<" } else { "≥" });
         let mut c = Claim::new(claim, seed.into(), ours, test, if p < ALPHA { Verdict::DoesNotHold } else { Verdict::NotSettled });
         if p >= ALPHA {
             c.why = "the sign test finds no bias, and it could not show there is none.".into();

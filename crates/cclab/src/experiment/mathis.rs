@@ -143,9 +143,9 @@ fn sample_interval(p: f64) -> Time {
     Time::from_millis(((tooth_secs(p) / SAMPLES_PER_TOOTH).min(RTT) * 1e3).floor().max(1.0) as u64)
 }
 
-/// The Mathis law at congestion-signal rate `p` with constant `c`, bit/s.
+/// The Mathis law at congestion-signal rate `p` with constant `c` in place of √(3/2), bit/s.
 fn law_at_bps(p: f64, c: f64) -> f64 {
-    MSS * 8.0 / RTT * c / p.sqrt()
+    mathis_bps(p) * c / C_PERIODIC
 }
 
 /// The band the law predicts at congestion-signal rate `p`, bit/s: C from [`C_PERIODIC`] to
