@@ -91,6 +91,9 @@ pub struct DgStats {
     pub packets_logged_unsent: u64,
     /// Congestion events the controller reacted to (rate decreases).
     pub congestion_events: u64,
+    /// Of those, the decreases a loss report (ERR) drove rather than the rate-control timer
+    /// (SABUL's Gen-B: +b after more than V loss reports since the last rate change).
+    pub err_decreases: u64,
     /// Sender-side timeouts (SABUL's EXP, UDT's EXP, TFRC's no-feedback timer).
     pub timeouts: u64,
 }

@@ -336,6 +336,7 @@ fn write_out(dir: &std::path::Path, cfg: &ClientConfig, reports: &[StreamReport]
                 rate_intervals: 0,
                 intervals_errs_exceed_sent: 0,
                 packets_logged_unsent: 0,
+                err_decreases: 0,
                 loss_rereports: 0,
                 rereport_interval_ms: None,
                 recovery_retransmits_max_per_round: 0,

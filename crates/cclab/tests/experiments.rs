@@ -168,7 +168,7 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     assert_eq!(verdict("trial 3 (delay 100ms): Reno"), "fitted");
     // The equilibrium and the exit our control laws are written to make: checks of our code.
     assert_eq!(verdict("Vegas holds between alpha = 2 and beta = 4 packets"), "conforms");
-    assert_eq!(verdict("mVegas holds more backlog than Vegas"), "holds");
+    assert_eq!(verdict("mVegas holds more backlog than Vegas"), "conforms");
     assert_eq!(verdict("mVegas leaves slow start \"as soon as two round-trips"), "conforms");
     // The seed's explanation of trials 1, 2 and 4: the jump out of slow start brings no loss
     // at all on the model (the fitted receive window, 149.2 kB or about 103 segments, cannot fill the
@@ -192,15 +192,23 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
     assert_eq!(sds.len(), 18, "{sds:?}");
     assert_eq!(sds.iter().filter(|r| r[0].contains("from its five runs")).count(), 5, "{sds:?}");
     assert_eq!(verdict("trial 1 (none): Reno's standard deviation"), "does not hold");
-    // Its own reading of trial 6, checked on its own runs (Welch, p ≈ 0.42: see `columns`).
-    assert_eq!(verdict("trial 6: mVegas above Vegas significantly with the outlier"), "does not hold");
-    // "After enough (usually 2) packets": Vegas and mVegas act on their delay rule from the
-    // third RTT sample of a round, as Linux's cntRTT <= 2 → Reno, so the seed's 2 does not hold.
+    // Its own reading of trial 6, checked on its own runs (Welch, p ≈ 0.42: see `columns`), in
+    // a table of its own: no run of ours enters it, so it is not among our verdicts.
+    let readings = rows(&dir.path().join("the-seed-s-statements-checked-on-its-own-data.csv"));
+    let reading = |claim: &str| readings.iter().find(|r| r[0].starts_with(claim)).map(|r| r[4].clone()).unwrap();
+    assert_eq!(reading("trial 6: mVegas above Vegas significantly with the outlier"), "does not hold");
+    assert!(!verdicts.iter().any(|r| r[0].contains("the seed's own five runs per column")));
+    // "After enough (usually 2) packets": the seed's "usually 2" names no constant and counts
+    // packets, so it is not comparable; Vegas and mVegas act on their delay rule from the
+    // third RTT sample of a round, as Linux's cntRTT <= 2 → Reno (checks of our code).
+    assert_eq!(verdict("Vegas and mVegas act on their delay rule once \"enough (usually 2)"), "not comparable");
     for name in ["Vegas", "mVegas"] {
-        let row = verdicts.iter().find(|r| r[0].starts_with(&format!("{name}: acts on its delay rule once"))).expect("the samples row");
-        assert_eq!((row[2].as_str(), row[4].as_str()), ("3 samples", "does not hold"), "{row:?}");
-        assert!(row[5].contains("cntRTT <= 2"), "{row:?}");
+        let row = verdicts.iter().find(|r| r[0].starts_with(&format!("{name}: the fewest RTT samples in a round"))).expect("the samples row");
+        assert_eq!((row[2].as_str(), row[4].as_str()), ("3 samples", "conforms"), "{row:?}");
     }
+    // "Far from exceeds": our mVegas is about 0.9 of Vegas over the six trials, not near the
+    // seed's own 0.51 (the bound: halfway to it from parity on a log scale, √0.509 = 0.71).
+    assert_eq!(verdict("mVegas \"far from exceeds Vegas"), "does not hold");
     vegas_trials_probes_exclude_stalls(dir.path());
 }
 
@@ -268,12 +276,16 @@ fn sabul_table1_same_interval_rows_are_fair() {
     for c in row2.iter().filter(|c| c[4] == "does not hold") {
         assert!(c[5].contains("V = 10"), "row 2 carries its cause: {c:?}");
     }
+    // Where the row's intervals are the same the seed calls its rates "similar": no ordering
+    // within its one run is judged (the Jain rows are).
+    assert!(!v.iter().any(|c| ["row 1:", "row 3:", "row 4:", "row 5:"].iter().any(|r| c[0].starts_with(r)) && c[0].contains(" above ") && c[0].contains("SABUL, T =")));
     assert!(dir.path().join("plots/rates-row-2.png").exists());
     // Every cell of the table as a share of its row.
     let cells: Vec<_> = v.iter().filter(|c| c[0].contains("as a share of the three")).collect();
     assert_eq!(cells.len(), 15, "five rows of three cells");
     let verdict = |prefix: &str| v.iter().find(|c| c[0].starts_with(prefix)).map(|c| c[4].clone()).expect(prefix);
-    assert_eq!(verdict("the papers' law (sabul, Gen-B) increases multiplicatively"), "holds");
+    // Gen-B's increase is a multiple of the rate by construction: a check of our law.
+    assert_eq!(verdict("the papers' law (sabul, Gen-B) increases multiplicatively"), "conforms");
     assert_eq!(verdict("the 2003 code's law (code-2003, Gen-C) increases multiplicatively"), "does not hold");
     assert_eq!(verdict("row 5 (figure 5): after a fall the sending rate climbs back gradually"), "holds");
     let errs = rows(&dir.path().join("the-2003-code-s-err-count-against-the-packets-really-lost-apparent-real-error-rate-mean-min-max-over-seeds.csv"));
@@ -311,12 +323,11 @@ fn sabul_table1_same_interval_rows_are_fair() {
     let off = both.iter().find(|c| c[0].contains("freeze off")).expect("the freeze-off row");
     assert_eq!(off[4], "does not hold", "{off:?}");
     assert_eq!(off[2].matches("intervals with ERRs > sent: does not hold").count(), 3, "{off:?}");
-    // "Not really a defect of the SABUL congestion control algorithm": the 2003 code freezes
-    // the sender for a whole T (200 ms or more, at least one sample) after an epoch's first
-    // decrease, a swing to nothing the law alone never makes, so its rate swings more on every row.
+    // "Not really a defect of the SABUL congestion control algorithm": the seed's swings are in
+    // the rate its code measured and logged, ours in the rate sent, so not comparable.
     for k in 1..=5 {
         let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: the swings are the implementation's"))).expect("the swing row");
-        assert_eq!(c[4], "holds", "{c:?}");
+        assert_eq!(c[4], "not comparable", "{c:?}");
     }
     // The receiver's ERRs "periodically every 1.5 * RTT": where numbers stay missing past
     // RTT_est (rows 3-5, RTTs of 23-58 ms), each flow's mean interval between two reports of
@@ -326,7 +337,7 @@ fn sabul_table1_same_interval_rows_are_fair() {
     // Our receiver's timer against the rule: a check of our code.
     assert!(every.iter().all(|c| c[4] == "conforms"), "{every:?}");
     // "SABUL can utilize network bandwidth efficiently": on rows 1-3 and 5 our flows fill the
-    // link at least as well as the seed's totals over a gigabit (the strictest reading).
+    // link at least as well as the seed's totals over a gigabit (the best the seed can have had).
     for k in [1, 2, 3, 5] {
         let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: \"SABUL can utilize"))).expect("the efficiency row");
         assert_eq!(c[4], "holds", "{c:?}");

@@ -57,6 +57,9 @@ pub struct FlowCounters {
     pub rate_intervals: u64,
     pub intervals_errs_exceed_sent: u64,
     pub packets_logged_unsent: u64,
+    /// A rate-based sender's decreases driven by loss reports, not by its timer
+    /// ([`cc::datagram::DgStats::err_decreases`]); 0 for TCP.
+    pub err_decreases: u64,
     /// The receiver's periodic loss re-reports (SABUL's ERR timer); none for TCP.
     pub rereports: cc::datagram::ReReports,
     /// The most retransmissions TCP's fast recovery sent in one round trip; 0 for datagram
@@ -317,6 +320,7 @@ impl Endpoint {
                     losses_counted: 0,
                     rate_intervals: 0,
                     intervals_errs_exceed_sent: 0,
+                    err_decreases: 0,
                     packets_logged_unsent: 0,
                     rereports: Default::default(),
                     recovery_retransmits_max_per_round: s.recovery_rounds.max_per_round,
@@ -339,6 +343,7 @@ impl Endpoint {
                     losses_counted: s.losses_counted,
                     rate_intervals: s.rate_intervals,
                     intervals_errs_exceed_sent: s.intervals_errs_exceed_sent,
+                    err_decreases: s.err_decreases,
                     packets_logged_unsent: s.packets_logged_unsent,
                     rereports: receiver.rereports(),
                     recovery_retransmits_max_per_round: 0,

@@ -82,6 +82,10 @@ pub struct FlowSummary {
     /// Packets those intervals logged as sent beyond the ones really sent.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub packets_logged_unsent: u64,
+    /// Rate decreases a loss report drove rather than the rate-control timer (SABUL's Gen-B:
+    /// +b after more than V = 10 reports since the last change); absent for TCP.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub err_decreases: u64,
     /// The receiver's periodic re-reports of missing numbers (SABUL's ERR timer: seed 001's
     /// "periodically every 1.5 * RTT"), one per number re-sent; absent, and zero, for TCP and
     /// for protocols without them.
@@ -328,6 +332,7 @@ impl RunResult {
                     rate_intervals: st.rate_intervals,
                     intervals_errs_exceed_sent: st.intervals_errs_exceed_sent,
                     packets_logged_unsent: st.packets_logged_unsent,
+                    err_decreases: st.err_decreases,
                     loss_rereports: st.rereports.count,
                     rereport_interval_ms: st.rereports.mean_interval().map(|t| t.as_millis_f64()),
                     recovery_retransmits_max_per_round: st.recovery_retransmits_max_per_round,

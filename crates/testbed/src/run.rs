@@ -320,6 +320,7 @@ fn flow_summary(cfg: &SimConfig, i: usize, cc: &str, r: &FlowRecord) -> FlowSumm
         rate_intervals: 0,
         intervals_errs_exceed_sent: 0,
         packets_logged_unsent: 0,
+        err_decreases: 0,
         loss_rereports: 0,
         rereport_interval_ms: None,
         // TCP_INFO does not count retransmissions per round trip.

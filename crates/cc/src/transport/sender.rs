@@ -25,7 +25,9 @@
 //! - **Packets in flight** ("pipe", RFC 6675 §4; Linux `tcp_packets_in_flight`):
 //!   `packets_out - (sacked_out + lost_out) + retrans_out`. A segment may be sent while
 //!   `pipe < cwnd`; this is equivalent to RFC 5681's window inflation and includes limited
-//!   transmit (RFC 3042), since SACKed or duplicate-ACKed segments leave the pipe at once.
+//!   transmit (RFC 3042), since SACKed or duplicate-ACKed segments leave the pipe at once. The
+//!   fast retransmit that opens a recovery goes at once whatever the pipe (RFC 5681 §3.2 step
+//!   2, RFC 6675 §5 step 3; PRR's first send where PRR governs).
 //! - **Retransmission timer** (RFC 6298, [`RttEstimator`]): on expiry every un-SACKed segment is
 //!   marked lost and resent in order as the window allows (go-back-N over the holes).
 //! - **Proportional rate reduction** (RFC 6937, [`Prr`]): in SACK fast recovery the segments
@@ -346,6 +348,11 @@ pub struct SenderCore {
     rack: Rack,
     /// Proportional rate reduction, while it governs a fast recovery.
     prr: Option<Prr>,
+    /// A fast recovery PRR does not govern has begun and its fast retransmit has not gone yet:
+    /// it goes whatever the window (RFC 5681 §3.2 step 2, "the lost segment ... MUST be
+    /// retransmitted"; RFC 6675 §5 step 3; Linux's `tcp_cwnd_reduction` lets it out with
+    /// `fast_rexmit`). New data waits for `pipe < cwnd`.
+    fast_rexmit_due: bool,
     /// The window PRR allows in segments (Linux writes `pipe + sndcnt` into `snd_cwnd`).
     prr_window: u64,
     tlp: Tlp,
@@ -420,6 +427,7 @@ impl SenderCore {
             prev_n_sack: 0,
             rack: Rack::default(),
             prr: None,
+            fast_rexmit_due: false,
             prr_window: 0,
             tlp: Tlp::default(),
             rto_deadline: None,
@@ -621,6 +629,8 @@ impl SenderCore {
             Some(_) if self.state == RecoveryState::Recovery => {
                 self.prr_window.min(self.rwnd_segments())
             }
+            // Only the retransmission may pass: next_segment takes a lost segment first.
+            _ if self.fast_rexmit_due && self.lost_out > self.retrans_out => self.window_segments(c).max(self.in_flight() + 1),
             _ => self.window_segments(c),
         }
     }
@@ -837,6 +847,7 @@ impl SenderCore {
             flags: app_limited_flag,
         };
         if is_retx {
+            self.fast_rexmit_due = false;
             let s = self.seg_mut(seq);
             s.flags = (s.flags & (LOST | SACKED)) | RETRANS | EVER_RETRANS | app_limited_flag;
             let flags = s.flags;
@@ -1043,6 +1054,7 @@ impl SenderCore {
         self.rack.timer = None;
         self.rack.scan = self.snd_nxt;
         self.prr = None;
+        self.fast_rexmit_due = false;
         self.tlp.reset();
         self.state = RecoveryState::Loss;
         self.recovery_point = self.snd_nxt;
@@ -1245,6 +1257,7 @@ impl SenderCore {
             if self.snd_una >= self.recovery_point || reno_exit {
                 self.state = RecoveryState::Open;
                 self.prr = None;
+                self.fast_rexmit_due = false;
                 fb.recovery_ended = true;
                 if self.lost_out > 0 {
                     fb.new_episode = true;
@@ -1392,11 +1405,14 @@ impl SenderCore {
         self.stats.loss_episodes += 1;
         self.tlp.reset();
         self.prr = None;
+        self.fast_rexmit_due = false;
         if self.prr_applies() {
             let prior = self.window_segments(&self.control());
             self.prr = Some(Prr::start(ReductionBound::SafeAck, prior));
             // Until the first ACK is counted: the fast retransmit may go.
             self.prr_window = self.in_flight() + 1;
+        } else {
+            self.fast_rexmit_due = true;
         }
     }
 
@@ -1748,9 +1764,9 @@ mod tests {
 
     /// RFC 6937 §6's first example through the real sender: 20 segments out, segment 0 lost,
     /// ACK k SACKs 1..=k. With PRR the sender sends one segment for every two delivered
-    /// (the fast retransmit, then new data on every second ACK). With PRR off the sender keeps
-    /// its rule of sending while `pipe < cwnd`: silent until the pipe falls below the halved
-    /// window, the fast retransmit included (RFC 6675 would send that at once), then one per ACK.
+    /// (the fast retransmit, then new data on every second ACK). With PRR off the fast
+    /// retransmit goes at once (RFC 6675 §5 step 3) and new data follows the rule of sending
+    /// while `pipe < cwnd`: silent until the pipe falls below the halved window, then one per ACK.
     #[test]
     fn prr_spreads_recovery_sends_over_the_round_trip_and_rfc6675_bunches_them() {
         let pattern = |prr: bool| {
@@ -1770,8 +1786,33 @@ mod tests {
             sent
         };
         assert_eq!(pattern(true), [1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0]);
-        // pipe < cwnd: limited transmit, silence while pipe ≥ cwnd = 10, then one per ACK.
-        assert_eq!(pattern(false), [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+        // Limited transmit, the fast retransmit on the third ACK, then silence while pipe =
+        // 22 − k ≥ cwnd = 10 (22 sent, k SACKed, the hole lost and resent), then one per ACK.
+        assert_eq!(pattern(false), [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1]);
+    }
+
+    /// RFC 5681 §3.2 without SACK: the third duplicate ACK retransmits the lost segment at once
+    /// (step 2), whatever the window. Ten segments out, segment 0 lost: the first two
+    /// duplicates let limited transmit send 10 and 11 (each takes a segment out of the pipe),
+    /// the third resends 0, and ssthresh = 5. New data then waits while the pipe, 12 − j with
+    /// the retransmission in it after duplicate j, is not below 5 (the inflated window
+    /// ssthresh + j against 12 outstanding, steps 3-4), and goes one per duplicate from j = 8.
+    #[test]
+    fn without_sack_the_third_duplicate_ack_retransmits_at_once() {
+        let cfg = SenderConfig { sack: false, initial_window: 10, ..SenderConfig::default() };
+        let mut s = SenderCore::new(cfg, &CcConfig::from_name("reno").unwrap(), component_rng(1, 1));
+        s.on_handshake(ms(100));
+        assert_eq!(send_all(&mut s, Time::ZERO).len(), 10);
+        let sent: Vec<Vec<(u64, bool)>> = (1..=9)
+            .map(|k| {
+                let now = ms(100) + us(100 * k);
+                s.on_ack(now, &ack(0, None, Time::ZERO));
+                s.check_invariants().unwrap();
+                send_all(&mut s, now).iter().map(|t| (t.seq, t.is_retransmission)).collect()
+            })
+            .collect();
+        let expected: [&[(u64, bool)]; 9] = [&[(10, false)], &[(11, false)], &[(0, true)], &[], &[], &[], &[], &[(12, false)], &[(13, false)]];
+        assert_eq!(sent, expected);
     }
 
     /// Linux's `tcp_rate_check_app_limited`: a sender that has sent all it was given is

@@ -159,7 +159,7 @@ impl Outcome {
 /// bound; `outcomes` are the attacked runs, for the cause of a miss. `pacing` is BBR's
 /// evidence for a defended duplicate-ACK row (see [`Pacing`]).
 pub fn claim(cc: &str, attack: &Misbehaviour, defended: bool, (gains, baselines): (&[f64], &[f64]), outcomes: &[Outcome], pacing: Option<&Pacing>) -> Claim {
-    let what = format!("{}, {}, defences {}", name(cc), label(attack), if defended { "on" } else { "off" });
+    let what = format!("{}, {}, defences {}", name(cc), written(attack), if defended { "on" } else { "off" });
     let runs = (("attacked", gains), ("honest pair", baselines));
     if defended {
         let limit = DEFENDED_GAIN_LIMIT * 100.0;
@@ -308,6 +308,17 @@ pub fn label(a: &Misbehaviour) -> String {
     format!("{} {n}", a.name())
 }
 
+/// The attack as the talk names it, with its parameter and, where it differs from the rest,
+/// its run's length: "ACK division (10 per segment)", "optimistic ACKing (20 segments ahead,
+/// 60 s)".
+pub fn written(a: &Misbehaviour) -> String {
+    match *a {
+        Misbehaviour::AckDivision { split } => format!("ACK division ({split} per segment)"),
+        Misbehaviour::DupAckSpoofing { count } => format!("DUP ACK spoofing ({count} per ACK)"),
+        Misbehaviour::OptimisticAck { lead } => format!("optimistic ACKing ({lead} segments ahead, {OPTIMISTIC_SECS} s)"),
+    }
+}
+
 pub fn run(opts: &Options) -> Result<Output, UserError> {
     let (secs, seeds) = if opts.fast { (600, 5) } else { (600, 20) };
     let mut out = Output::default();
@@ -356,7 +367,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     let d = dir.join(format!("seed-{seed}"));
                     let r = run_one(scenario(cc, Some(attack), sack, defences, secs, seed), &d)?;
                     if seed == 1 && cc == "reno" && !defended {
-                        out.plot_run(&format!("Reno, {}, defences off (flow 0 attacks), seed 1", label(&attack)), &d, &r)?;
+                        out.plot_run(&format!("Reno, {}, defences off (flow 0 attacks), RNG seed 1", written(&attack)), &d, &r)?;
                     }
                     results.push(r);
                 }
@@ -382,7 +393,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 };
                 undefended = (!defended).then(|| c.clone());
                 ratios.push(VersusRow {
-                    label: format!("{}, {}, defences {}", name(cc), label(&attack), if defended { "on" } else { "off" }),
+                    label: format!("{}, {}, defences {}", name(cc), written(&attack), if defended { "on" } else { "off" }),
                     seed: goodput_ratio(&honest).map(|(m, range)| (m, Some(range))),
                     ours: goodput_ratio(&runs),
                 });
@@ -427,7 +438,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         vec![crate::plot::versus_against(
             &opts.out.join("plots"),
             "attacker-over-honest",
-            &format!("Attacker's goodput / honest flow's: mean and min–max over {seeds} seeds of {secs} s (1 is a fair share)"),
+            &format!("Attacker's goodput / honest flow's: mean and min–max over {seeds} runs of {secs} s, optimistic ACKing {OPTIMISTIC_SECS} s (1 is a fair share)"),
             "attacker's goodput / honest flow's goodput (log)",
             &ratios,
             true,

@@ -44,7 +44,7 @@
 //! RTT, so each tooth is drawn.
 
 use super::{run_one, Claim, Options, Output, Table};
-use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, INK, WIDE};
+use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, INK, TALL};
 use crate::stats::{mean, Summary};
 use crate::UserError;
 use cc::{CcConfig, Rate, Time};
@@ -546,13 +546,38 @@ fn against_the_law(at: &[AtP], seeds: u64) -> Figure {
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = values.iter().copied().fold(0.0, f64::max);
     let decade = |v: f64, up: bool| 10f64.powf(if up { v.log10().ceil() } else { v.log10().floor() });
+    let p_axis = || Axis::log("p (%)", decade(p_lo * 100.0, false), decade(p_hi * 100.0, true));
     Figure {
         name: "goodput-vs-loss".into(),
         title: "Reno's goodput against random loss p, RTT 100 ms: ours, the Mathis law and Padhye's model".into(),
-        size: WIDE,
-        panels: vec![Panel::new(Axis::log("p (%)", decade(p_lo * 100.0, false), decade(p_hi * 100.0, true)), Axis::log("goodput (Mbit/s)", decade(lo, false), decade(hi, true)), series)
-            .legend_at(plotters::chart::SeriesLabelPosition::LowerLeft)],
+        size: TALL,
+        panels: vec![
+            Panel::new(p_axis(), Axis::log("goodput (Mbit/s)", decade(lo, false), decade(hi, true)), series).legend_at(plotters::chart::SeriesLabelPosition::LowerLeft),
+            constant_panel(at, p_axis(), (p_lo * 100.0, p_hi * 100.0)),
+        ],
     }
+}
+
+/// The law's constant as each source states it, against ours: C = T·√p with T in segments
+/// per RTT, read at each run's own signal rate (as the verdicts read it), drawn at the nominal
+/// p with its min–max over runs; the Mathis law's C from 1.22 (periodic loss) to 1.31 (random),
+/// the talk's "T = 1.2/√p" as printed (1.15 to 1.25).
+fn constant_panel(at: &[AtP], x: Axis, (p_lo, p_hi): (f64, f64)) -> Panel {
+    let level = |c: f64| vec![(p_lo, c), (p_hi, c)];
+    let ours: Vec<(f64, Vec<f64>)> = at.iter().map(|a| (a.p * 100.0, a.over_law_at_signals().iter().map(|r| r * C_PERIODIC).collect())).collect();
+    let points: Vec<(f64, f64)> = ours.iter().map(|(p, c)| (*p, mean(c))).collect();
+    let bars: Vec<(f64, f64)> = ours.iter().map(|(_, c)| Summary::of(c).map_or((f64::NAN, f64::NAN), |s| (s.min, s.max))).collect();
+    let series = vec![
+        Series::new(Some("Mathis et al.: C = 1.22 (periodic loss)".into()), INK, Style::Line { width: 2 }, level(C_PERIODIC)),
+        Series::new(Some("Mathis et al.: C = 1.31 (random loss)".into()), INK, Style::Dashed, level(C_RANDOM)),
+        Series::new(Some("the talk: \"T = 1.2/√p\", 1.15 to 1.25 as printed".into()), color(2), Style::Dashed, level(TALK_C - 0.05)),
+        Series::new(None, color(2), Style::Dashed, level(TALK_C + 0.05)),
+        Series::new(Some("ours: T·√p at each run's signal rate (mean, min–max)".into()), color(0), Style::Points { marker: Marker::Circle, hollow: false }, points.clone()).with_bars(bars.clone(), false),
+    ];
+    let values = points.iter().map(|p| p.1).chain(bars.iter().flat_map(|b| [b.0, b.1])).chain([TALK_C - 0.05, C_RANDOM]).filter(|v| v.is_finite());
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let margin = (hi - lo) * 0.1;
+    Panel::new(x, Axis::new("C = T·√p (T in segments per RTT)", lo - margin, hi + margin), series).legend_outside()
 }
 
 #[cfg(test)]

@@ -42,6 +42,10 @@ pub struct Output {
     pub tables: Vec<Table>,
     /// The seed's claims with ours and a verdict each: the report opens with them.
     pub claims: Vec<Claim>,
+    /// The seed's statements about its own data checked on that data alone (no run of ours
+    /// enters them): shown in a table of their own, outside the tally of `claims`, which
+    /// counts what our runs reproduce.
+    pub seed_readings: Vec<Claim>,
     /// What the claims' reference figures are, where not a seed's (the `twin` experiment's
     /// are the kernel's runs): heads their column in the report.
     pub reference: Option<&'static str>,

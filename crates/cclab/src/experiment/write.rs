@@ -6,6 +6,9 @@ use crate::verdict::claims_table;
 use crate::UserError;
 use std::fmt::Write as _;
 
+/// The heading (and CSV name) of [`Output::seed_readings`].
+const SEED_READINGS: &str = "The seed's statements checked on its own data";
+
 fn slug(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect::<String>().split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
 }
@@ -18,8 +21,10 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
         md.push_str("Fast mode: shortened runs and fewer seeds.\n\n");
     }
     let verdicts = claims_table(&out.claims);
-    let tables = if out.claims.is_empty() { None } else { Some(&verdicts) };
-    for t in tables.into_iter().chain(&out.tables) {
+    let mut readings = claims_table(&out.seed_readings);
+    readings.title = SEED_READINGS.into();
+    let tables = [(!out.claims.is_empty()).then_some(&verdicts), (!out.seed_readings.is_empty()).then_some(&readings)];
+    for t in tables.into_iter().flatten().chain(&out.tables) {
         let p = opts.out.join(format!("{}.csv", slug(&t.title)));
         std::fs::write(&p, t.to_csv().map_err(|err| io(&p, err))?).map_err(|err| io(&p, err.to_string()))?;
         md.push_str(&t.to_markdown());
@@ -44,6 +49,9 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
             None => r.section("Verdicts: the seed's claims beside ours").claims("seed", &out.claims),
             Some(reference) => r.section(&format!("Verdicts: ours against the {reference}")).claims(reference, &out.claims),
         };
+    }
+    if !out.seed_readings.is_empty() {
+        r.section(&format!("{SEED_READINGS} (not counted among the verdicts above: none of our runs enters them)")).claims("seed", &out.seed_readings);
     }
     let results = r.section("Results");
     for t in &out.tables {

@@ -57,6 +57,9 @@ pub enum Legend {
     At(SeriesLabelPosition),
     /// In a column right of the plot, never over the data.
     Outside,
+    /// In a band above the plot, one entry per line, never over the data: for plots whose
+    /// labels are long and whose data need the whole width.
+    Above,
 }
 
 #[derive(Clone, Debug)]
@@ -195,6 +198,12 @@ impl Panel {
         self
     }
 
+    /// The legend in a band of its own above the plot.
+    pub fn legend_above(mut self) -> Panel {
+        self.legend = Legend::Above;
+        self
+    }
+
     /// The legend in a column of its own right of the plot.
     pub fn legend_outside(mut self) -> Panel {
         self.legend = Legend::Outside;
@@ -325,6 +334,9 @@ fn covered_pixels(pts: &[(i32, i32)], joined: bool) -> Vec<(i32, i32)> {
     out
 }
 
+/// The height of one legend entry, pixels.
+const LEGEND_LINE: i32 = 22;
+
 /// A legend entry's sample, drawn as the series is, centred vertically on `(x, y)` and 22
 /// pixels wide.
 fn legend_sample<DB: DrawingBackend>(style: Style, c: RGBColor, (x, y): BackendCoord) -> DynElement<'static, DB, BackendCoord> {
@@ -341,13 +353,18 @@ fn legend_sample<DB: DrawingBackend>(style: Style, c: RGBColor, (x, y): BackendC
 fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> Result<(), String> {
     let labels: Vec<&str> = p.series.iter().filter_map(|s| s.label.as_deref()).collect();
     // A legend outside the plot takes a column on the right.
-    let (area, legend_column) = match (&p.legend, labels.is_empty()) {
+    // One above it, a band on top.
+    let (area, legend_column, above) = match (&p.legend, labels.is_empty()) {
         (Legend::Outside, false) => {
             let width = legend_size(&labels).0 + 10;
             let (plot, column) = area.split_horizontally(area.dim_in_pixel().0 as i32 - width);
-            (plot, Some(column))
+            (plot, Some(column), false)
         }
-        _ => (area.clone(), None),
+        (Legend::Above, false) => {
+            let (band, plot) = area.split_vertically(LEGEND_LINE * labels.len() as i32 + 12);
+            (plot, Some(band), true)
+        }
+        _ => (area.clone(), None, false),
     };
     let mut chart = ChartBuilder::on(&area)
         .margin(16)
@@ -399,11 +416,18 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
         return Ok(());
     }
     if let Some(column) = legend_column {
-        // One entry per line from the top of the plot, sample then label, as plotters draws them.
+        // One entry per line from the top of the plot (or of the band above it, from the
+        // plot's left edge), sample then label, as plotters draws them.
         let text = (font::FAMILY, 16).into_font().color(&INK);
-        let top = chart.plotting_area().get_pixel_range().1.start - column.get_base_pixel().1;
+        let (left, top) = if above {
+            ((chart.plotting_area().get_pixel_range().0.start - column.get_base_pixel().0).max(0) as u32, 0)
+        } else {
+            (0, chart.plotting_area().get_pixel_range().1.start - column.get_base_pixel().1)
+        };
+        let (w, h) = column.dim_in_pixel();
+        let column = column.shrink((left.min(w), 0), (w - left.min(w), h));
         for (k, s) in p.series.iter().filter(|s| s.label.is_some()).enumerate() {
-            let y = top + 12 + 22 * k as i32;
+            let y = top + 12 + LEGEND_LINE * k as i32;
             column.draw(&legend_sample(s.style, s.color, (6, y))).map_err(err)?;
             column.draw(&Text::new(s.label.clone().unwrap_or_default(), (36, y - 9), text.clone())).map_err(err)?;
         }

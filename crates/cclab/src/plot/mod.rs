@@ -64,7 +64,7 @@ pub fn versus_against(dir: &Path, name: &str, title: &str, value_axis: &str, row
 }
 
 /// A scanner's group window (black) and threshold (grey) over time, one panel per
-/// `(variant, window)`, written into `dir`.
-pub fn scan_window(dir: &Path, name: &str, title: &str, runs: &[(&str, &[sim::scan::WindowPoint])]) -> Result<PlotFiles, UserError> {
+/// `(variant, window, the seed's scan time if given)`, written into `dir`.
+pub fn scan_window(dir: &Path, name: &str, title: &str, runs: &[(&str, &[sim::scan::WindowPoint], Option<f64>)]) -> Result<PlotFiles, UserError> {
     scan_window::figure(name, title, runs).write(dir)
 }

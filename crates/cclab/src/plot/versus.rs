@@ -20,6 +20,9 @@ pub struct VersusRow {
 /// values do not hide each other.
 const OFFSET: f64 = 0.15;
 
+/// A linear axis starts at zero unless every value is above this fraction of the largest.
+const ZOOM_BELOW: f64 = 0.5;
+
 /// `value_axis` names the quantity with its unit; `log` draws it on a log scale (the marks
 /// must then be above zero; a whisker reaching zero or below runs to the axis' left edge); `ours_label` says what our spread is, e.g. "ours: mean, min–max
 /// over 5 seeds"; `reference_label` names the hollow squares ("seed", or "kernel" where the
@@ -38,13 +41,20 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
         Axis::log(value_axis, 10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()))
     } else {
         // From zero, or below it when some value is negative (differences), with a margin.
-        let lo = values.iter().copied().fold(0.0, f64::min);
-        if lo < 0.0 {
-            let hi = values.iter().copied().fold(0.0, f64::max);
-            let margin = (hi - lo) * 0.08;
-            Axis::new(value_axis, lo - margin, hi + margin)
-        } else {
+        // Values that all lie within a factor of two of each other get an axis around them
+        // instead (a dot plot needs no zero, and from zero their differences would be a few
+        // per cent of the width).
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !lo.is_finite() {
             Axis::fit(value_axis, 0.0, values.iter().copied())
+        } else if lo < 0.0 || lo <= ZOOM_BELOW * hi {
+            let (lo, hi) = (lo.min(0.0), hi.max(0.0));
+            let margin = (hi - lo) * 0.08;
+            if lo < 0.0 { Axis::new(value_axis, lo - margin, hi + margin) } else { Axis::fit(value_axis, 0.0, values.iter().copied()) }
+        } else {
+            let margin = (hi - lo).max(hi * 0.01) * 0.15;
+            Axis::new(value_axis, lo - margin, hi + margin)
         }
     };
     let y = Axis::categorical("", rows.iter().map(|r| r.label.clone()).collect(), true);
@@ -71,10 +81,11 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
     Figure {
         name: name.into(),
         title: title.into(),
-        size: (1500, height),
+        size: (1500, height + 60),
         // No reference figure at all (a measure the seed states in words): no legend entry for it.
-        // The legend beside the plot: inside, it covers a whisker of some row.
-        panels: vec![Panel::new(x, y, if seed.points.is_empty() { vec![ours] } else { vec![seed, ours] }).legend_outside()],
+        // The legend above the plot: inside, it covers a whisker of some row, and beside it,
+        // its long labels would take the width the rows' values need.
+        panels: vec![Panel::new(x, y, if seed.points.is_empty() { vec![ours] } else { vec![seed, ours] }).legend_above()],
     }
 }
 
@@ -101,6 +112,15 @@ mod tests {
         assert_eq!(seed.bars, [(288.0, 291.0), (94.5, 94.5)]);
         assert_eq!(ours.points, [(289.6, OFFSET), (10.0, 2.0 + OFFSET)]);
         assert!(p.x.hi >= 291.0 && p.x.lo == 0.0);
+    }
+
+    /// Values within a factor of two of each other (shares of about a third) get an axis
+    /// around them, not from zero.
+    #[test]
+    fn values_close_together_get_an_axis_around_them() {
+        let rows = [VersusRow { label: "a".into(), seed: Some((0.3, None)), ours: Some((0.34, (0.28, 0.38))) }];
+        let x = &figure("v", "t", "share", &rows, false, ("seed", "ours")).panels[0].x;
+        assert!(x.lo > 0.2 && x.lo < 0.28 && x.hi > 0.38 && x.hi < 0.5, "{} to {}", x.lo, x.hi);
     }
 
     /// Rows without a seed's figure draw ours alone, with no legend entry for the seed.

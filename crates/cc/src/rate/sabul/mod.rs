@@ -302,6 +302,9 @@ impl SabulSender {
         let decreased = ipt_us > self.ipt_us;
         if decreased {
             self.send.stats.congestion_events += 1;
+            if on_err {
+                self.send.stats.err_decreases += 1;
+            }
             if on_err && self.epoch_armed {
                 self.epoch_armed = false;
                 self.freeze_pending = self.cfg.freeze;
@@ -491,6 +494,7 @@ mod tests {
         s.poll_transmit(t).unwrap();
         assert_eq!(s.next_send_time(t), Some(t + Time::from_nanos(11_250)));
         assert_eq!(s.stats().congestion_events, 1);
+        assert_eq!(s.stats().err_decreases, 1, "the one cut was an ERR's, not the timer's");
     }
 
     /// `freeze_ms` sets the pause apart from T: with T = 200 ms and a 10 ms freeze (the code's

@@ -479,7 +479,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             &plots,
             &format!("window-{h}"),
             &format!("{h} addresses ({}), RNG seed {first}: cwnd black, ccthresh grey", w.command.trim_start_matches("nmap -d2 -n ")),
-            &[("unscaled", window(Variant::Unscaled)), ("scaled-wiki", window(SEED_SCALED))],
+            &[("unscaled", window(Variant::Unscaled), Some(w.seed_unscaled)), (&shape::display_variant("scaled-wiki"), window(SEED_SCALED), Some(w.seed_scaled))],
         )?);
         let firsts: Vec<ScanResult> = runs.by_variant.iter().map(|v| v[0].clone()).collect();
         out.tables.push(scan_table::table(&format!("{h} addresses, {} up, {} probe types, seed {first}", w.up, w.probes), &firsts));
@@ -505,7 +505,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.plots.push((
                 "packet_ratio of the 10000-address scan, ours (scaled-wiki) against the seed's".into(),
                 // Largest first, so that the legend (lower right) sits beside the smallest values.
-                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled-wiki)", "packet_ratio = probes_sent / probes_replied_to", &ratio_rows, false, &format!("ours ({check_s}): mean, 95 % prediction interval"))?],
+                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled, the seed's rule)", "packet_ratio = probes_sent / probes_replied_to (log scale)", &ratio_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?],
             ));
         }
     }
@@ -708,7 +708,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         (
             "Ours against the seed's".into(),
             vec![
-                plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled-wiki)", "scan time (s)", &time_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
+                plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled, the seed's rule)", "scan time (s)", &time_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
                 plot::versus(&plots, "versus-speedup", "Speed-up, unscaled / scaled time: the source page against ours", "unscaled time / scaled time", &speedup_rows, false, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
             ],
         ),

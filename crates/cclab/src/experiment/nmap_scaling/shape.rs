@@ -49,7 +49,7 @@
 //! 1 for a line and 0.632 for a square root (e = 0.05), so the midpoint is 0.816. A jump at
 //! the start followed by a line passes the first test and fails the second.
 
-use crate::plot::{color, Axis, Figure, Panel, Series, Style, GUIDE, INK, TALL};
+use crate::plot::{Axis, Figure, Panel, Series, Style, GUIDE, INK, TALL};
 use crate::stats::Summary;
 use crate::table::Table;
 use crate::verdict::{Bound, Claim};
@@ -291,6 +291,17 @@ pub fn table(shapes: &[Shapes]) -> Table {
     t
 }
 
+/// The stretches' colour: light, under the two reference curves.
+const STRETCH: plotters::style::RGBColor = plotters::style::RGBColor(140, 175, 215);
+
+/// A variant as a figure's legend names it: the seed's rule by what it is, not by our flag.
+pub fn display_variant(variant: &str) -> String {
+    match variant {
+        "scaled-wiki" => "scaled (the seed's rule)".into(),
+        v => v.into(),
+    }
+}
+
 /// Every stretch of each `Shapes` on the unit square, one panel per variant, over the line
 /// and the square root.
 pub fn figure(name: &str, title: &str, shapes: &[&Shapes]) -> Figure {
@@ -302,7 +313,9 @@ pub fn figure(name: &str, title: &str, shapes: &[&Shapes]) -> Figure {
             let mut series: Vec<Series> = s
                 .all()
                 .enumerate()
-                .map(|(k, st)| Series::new((k == 0).then(|| format!("{}: each stretch (a colour each)", s.variant)), color(k), Style::Line { width: 1 }, st.normalised()))
+                // One light colour for all: the stretches are many (several per run), and
+                // a colour each would repeat a ten-colour palette and tell nothing apart.
+                .map(|(k, st)| Series::new((k == 0).then(|| format!("{}: each stretch", display_variant(s.variant))), STRETCH, Style::Line { width: 1 }, st.normalised()))
                 .collect();
             series.push(guide("line, k = 1", (INK, Style::Line { width: 2 }), &|x| x));
             series.push(guide("square root, k = 0.5", (GUIDE, Style::Dashed), &f64::sqrt));

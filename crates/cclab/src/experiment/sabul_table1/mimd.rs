@@ -139,8 +139,8 @@ pub fn claims(raising: &[Vec<(f64, f64)>], gen_c_raising: &[(f64, f64)], row5_fa
         Bound::AtLeast(-0.5),
         "",
     )
-    .because(&format!(
-        "{steps} raising intervals. Gen-B's increase is δ ← δ·(1 + k2·(ρ − α)): at ρ = 0 the rate is multiplied by 1/(1 − k2·α) = {growth:.4} per interval whatever the rate ([RC] Table 2: k2 = {}, α = {}); a small loss ρ < α gives a smaller step, again a multiple of the rate.",
+    .check(&format!(
+        "Gen-B's increase is δ ← δ·(1 + k2·(ρ − α)): at ρ = 0 the rate is multiplied by 1/(1 − k2·α) = {growth:.4} per interval whatever the rate ([RC] Table 2: k2 = {}, α = {}); a small loss ρ < α gives a smaller step, again a multiple of the rate. So the exponent fitted over {steps} raising intervals could miss 0 only by a slip in our law",
         law.k2, law.alpha
     ));
     let gen_c_b = increase_exponent(gen_c_raising);

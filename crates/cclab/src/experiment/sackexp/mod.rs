@@ -50,6 +50,13 @@ mod set_up;
 
 use super::{run_one, Claim, Options, Output, Table};
 use crate::verdict::{one_run_positive_whisker, one_run_whisker, Bound};
+
+/// [`one_run_whisker`] for a fraction (a goodput over the lossless one, an efficiency): the
+/// interval cut to 0..1, where a fraction lies; the seed's fraction is inside the cut interval
+/// exactly when it is inside the whole one, so the figure shows the verdict's test.
+fn fraction_whisker(xs: &[f64]) -> Option<(f64, (f64, f64))> {
+    one_run_whisker(xs).map(|(m, (lo, hi))| (m, (lo.max(0.0), hi.min(1.0))))
+}
 use crate::plot::{color, Axis, Figure, Marker, Panel, Series, Style, VersusRow, GUIDE, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
@@ -291,7 +298,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for (k, seed) in SEED_FRACTIONS {
             let ours = rel(rtt, 0.001, k);
             let claim = Claim::one_run(&format!("{} goodput at p = 0.1 % / lossless ({at})", ALONE[k].0), &ours, seed, 0.005, "");
-            versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((seed, None)), ours: one_run_whisker(&ours) });
+            versus.push(VersusRow { label: format!("{}, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((seed, None)), ours: fraction_whisker(&ours) });
             out.claims.push(judged(claim));
         }
         let x20 = ratios(&alone[&(rtt, key(0.2), 0)].goodput, &alone[&(rtt, key(0.2), 1)].goodput);
@@ -305,7 +312,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         for k in 0..2 {
             let ours = &alone[&(rtt, key(0.001), k)].efficiency;
             let c = Claim::one_run(&format!("{}'s efficiency at p = 0.1 % ({at})", ALONE[k].0), ours, 0.91, 0.005, "");
-            versus.push(VersusRow { label: format!("{} efficiency, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((0.91, None)), ours: one_run_whisker(ours) });
+            versus.push(VersusRow { label: format!("{} efficiency, p = 0.1 %, {at}{unjudged}", ALONE[k].0), seed: Some((0.91, None)), ours: fraction_whisker(ours) });
             let c = judged(c);
             let does_not_hold = c.verdict == crate::verdict::Verdict::DoesNotHold;
             out.claims.push(if !does_not_hold { c } else { c.because(&format!(
@@ -428,7 +435,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     // Two figures: the ratios span a decade or two (log axis); the fractions lie between 0 and
     // 1, where a linear axis shows a few points of difference.
-    let ours_label = format!("ours: mean, 95 % prediction interval ({seeds} runs)");
+    let ours_label = format!("ours: mean, 95 % prediction interval ({seeds} runs; fractions' intervals cut at 0 and 1)");
     let plots = opts.out.join("plots");
     // (file name, title, value axis, rows, log axis)
     let figures: [(&str, &str, &str, &[VersusRow], bool); 2] = [

@@ -26,6 +26,7 @@ mod late_news;
 mod laws;
 mod measure;
 mod qualities;
+mod inflation;
 mod recovery_point;
 mod startup_exit;
 mod talk;
@@ -131,12 +132,13 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let flowgrind = flowgrind::run(&opts.out)?;
     let cubic_techniques = cubic_techniques::run(n_seeds, &opts.out)?;
     let recovery_point = recovery_point::run(n_seeds, &opts.out)?;
+    let inflation = inflation::run(n_seeds)?;
     let app_limited = app_limited::run(n_seeds, &opts.out)?;
     let late_news = late_news::run(n_seeds, &opts.out)?;
     let drop_position = drop_position::run(n_seeds, &opts.out)?;
     let freed_capacity = freed_capacity::run(n_seeds, &opts.out)?;
     let startup_exits = startup_exit::run(n_seeds, &opts.out)?;
-    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, compound_non_lfn, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, app_limited, late_news, drop_position, freed_capacity, startup_exits };
+    let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, compound_non_lfn, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, inflation, app_limited, late_news, drop_position, freed_capacity, startup_exits };
     out.claims = talk::claims(&r);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
@@ -272,7 +274,7 @@ fn illinois_beta(cuts: &[(f64, f64)]) -> Figure {
             Axis::new("window kept, 1 − β (ssthresh after over cwnd before)", 0.4, 1.0),
             vec![
                 Series::new(Some("ours: one cut".into()), color(0), Style::Points { marker: Marker::Circle, hollow: false }, cuts.to_vec()),
-                Series::new(Some("tcp_illinois.c: 1 − β(d)".into()), color(3), Style::Line { width: 2 }, law),
+                Series::new(Some("the talk's and Linux's law: 1 − β(d), β from 1/8 (d ≤ 1/10) to 1/2 (d ≥ 8/10)".into()), color(3), Style::Line { width: 2 }, law),
             ],
         )],
     }

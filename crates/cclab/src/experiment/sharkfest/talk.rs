@@ -132,6 +132,8 @@ pub struct Results {
     pub flowgrind: super::flowgrind::Flowgrind,
     /// NewReno's recovery point against Reno under bursts of losses.
     pub recovery_point: super::recovery_point::RecoveryPoint,
+    /// Per seed, Reno's recoveries from one loss without SACK, read off a capture.
+    pub inflation: Vec<Vec<super::inflation::Recovery>>,
     /// CUBIC's TCP friendly region and fast convergence, each on and off.
     pub cubic_techniques: super::cubic_techniques::Techniques,
     /// BBR resuming after an application-limited spell, the condition tracked and not.
@@ -746,12 +748,6 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         let measured = format!("{} segments per second in the lower half, {} in the upper", num(lower), num(upper));
         claims.push(if c.holds() { c.because(&format!("{law}: {measured}")) } else { c.because(&format!("{measured}, against the law's C/W ({law}); not traced")) });
     }
-    claims.push(Claim::not_comparable(
-        "Reno: \"set cwnd to sstresh+3\", then \"Increase cwnd on 1 SMSS for every received next Dup ACK\" and deflate to ssthresh",
-        "ssthresh + 3, +1 per duplicate ACK".into(),
-        "proportional rate reduction".into(),
-        "no inflated window exists to measure in ours or in Linux: with SACK (the talk's hosts', and ours) proportional rate reduction (RFC 6937, Linux since 3.2) replaces RFC 5681's inflation, the window following the data delivered towards ssthresh; without SACK our sender counts each duplicate ACK as a segment that left the network and sends while that pipe is below cwnd = ssthresh (Linux's Reno emulation), which sends the same segments as the inflated window (both let a new one out once W + sent < ssthresh + 3 + k, W the flight at the loss, k the duplicate ACKs past the third) but keeps no ssthresh + 3 variable to read. The ssthresh half is the row above; the duplicate-ACK attacks (the attacks experiment) act through this accounting",
-    ));
     let sc = &l.scalable;
     claims.push(growth_claim(
         &format!("Scalable: \"cwnd + 0.01 * cwnd\" per RTT, 0.01 segments per ACKed segment (windows above Linux's TCP_SCALABLE_AI_CNT = 100; alone on {testbed}, {ALONE_S} s)"),
@@ -1058,6 +1054,7 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     super::startup_exit::claims(&r.startup_exits, &mut c);
     super::flowgrind::claims(&r.flowgrind, &mut c);
     super::recovery_point::claims(&r.recovery_point, &mut c);
+    super::inflation::claims(&r.inflation, &mut c);
     super::cubic_techniques::claims(&r.cubic_techniques, &mut c);
     super::freed_capacity::claims(&r.freed_capacity, &mut c);
     graphs_only(r, &mut c);

@@ -112,7 +112,10 @@ pub fn claims(opts: &Options, seeds: u64) -> Result<(Table, Vec<Claim>), UserErr
         ),
     ];
     for (claim, seed, [a, b], unit) in directions {
-        claims.push(Claim::direction(claim, seed, (a.0, a.1), (b.0, b.1), unit));
+        // Both follow from the rows above (the targets and the exit our laws are written to
+        // make): Vegas cannot leave slow start before mVegas's first eligible round, and a
+        // target of beta = 6 keeps more queued than 2 to 4.
+        claims.push(Claim::direction(claim, seed, (a.0, a.1), (b.0, b.1), unit).check("it follows from the targets and the exit checked in the rows above, which our laws are written to make"));
     }
     Ok((t, claims))
 }
