@@ -318,11 +318,15 @@ fn sabul_table1_same_interval_rows_are_fair() {
     // own 10 ms). Without a freeze a flow sends thousands of packets in each 200 ms interval at
     // these rates, so its ERRs, about two per loss, could outnumber them only at a loss rate
     // near one half: on no row of three does an interval's ERR count exceed its packets.
+    // One verdict on all the settings together (each part under the code's own setting has
+    // its row above): none gives both.
     let both: Vec<_> = v.iter().filter(|c| c[0].contains("both of §3's observations at once")).collect();
-    assert_eq!(both.len(), 3, "{both:?}");
-    let off = both.iter().find(|c| c[0].contains("freeze off")).expect("the freeze-off row");
-    assert_eq!(off[4], "does not hold", "{off:?}");
-    assert_eq!(off[2].matches("intervals with ERRs > sent: does not hold").count(), 3, "{off:?}");
+    assert_eq!(both.len(), 1, "{both:?}");
+    assert_eq!(both[0][4], "does not hold", "{:?}", both[0]);
+    assert!(both[0][2].starts_with("off: does not hold"), "{:?}", both[0]);
+    let sweep = rows(&dir.path().join("3-s-two-observations-against-the-length-of-the-2003-code-s-freeze-rows-3-4-5-mean-over-seeds-both-hold-at-once-where-every-row-has-1-5-to-2-5-reports-per-loss-and-at-least-one-interval-with-errs-sent-on-every-seed.csv"));
+    let off = sweep.iter().find(|r| r[0] == "off").expect("the freeze-off row");
+    assert!(off[2].split(" / ").all(|n| n.trim().parse::<f64>().unwrap() == 0.0), "no interval's ERRs outnumber its packets without the freeze: {off:?}");
     // "Not really a defect of the SABUL congestion control algorithm": the seed's swings are in
     // the rate its code measured and logged, ours in the rate sent, so not comparable.
     for k in 1..=5 {
