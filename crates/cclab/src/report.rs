@@ -32,7 +32,7 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
-    Claims { reference: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, not_settled: usize, conforms: usize, fitted: usize, not_comparable: usize },
+    Claims { reference: String, measured: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, not_settled: usize, conforms: usize, fitted: usize, not_comparable: usize },
 }
 
 /// The claims that share one verdict and one explanation, listed once.
@@ -129,6 +129,12 @@ impl Section {
     /// far the test reaches, a caveat, a cause). `reference` heads the column of the figures
     /// ours are judged against: "seed", or "kernel" for the simulator against the testbed.
     pub fn claims(&mut self, reference: &str, claims: &[Claim]) -> &mut Self {
+        self.claims_as(reference, "ours", claims)
+    }
+
+    /// [`Section::claims`] with the third column headed `measured` instead of "ours": for
+    /// claims checked on other figures than our runs (a seed's statements on its own runs).
+    pub fn claims_as(&mut self, reference: &str, measured: &str, claims: &[Claim]) -> &mut Self {
         let (holds, judged) = tally(claims);
         let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
         let (mut explained, mut notes): (Vec<Explained>, Vec<Explained>) = (Vec::new(), Vec::new());
@@ -141,6 +147,7 @@ impl Section {
         }
         self.blocks.push(Block::Claims {
             reference: reference.to_string(),
+            measured: measured.to_string(),
             claims: claims.to_vec(),
             explained,
             notes,

@@ -23,6 +23,7 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
     let verdicts = claims_table(&out.claims);
     let mut readings = claims_table(&out.seed_readings);
     readings.title = SEED_READINGS.into();
+    readings.header[2] = "the seed's runs".into();
     let tables = [(!out.claims.is_empty()).then_some(&verdicts), (!out.seed_readings.is_empty()).then_some(&readings)];
     for t in tables.into_iter().flatten().chain(&out.tables) {
         let p = opts.out.join(format!("{}.csv", slug(&t.title)));
@@ -51,7 +52,7 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
         };
     }
     if !out.seed_readings.is_empty() {
-        r.section(&format!("{SEED_READINGS} (not counted among the verdicts above: none of our runs enters them)")).claims("seed", &out.seed_readings);
+        r.section(&format!("{SEED_READINGS} (not counted among the verdicts above: none of our runs enters them)")).claims_as("seed", "the seed's runs", &out.seed_readings);
     }
     let results = r.section("Results");
     for t in &out.tables {
