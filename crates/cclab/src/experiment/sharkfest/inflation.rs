@@ -100,6 +100,12 @@ impl Recovery {
         let n = |s: u64| (s + self.dupacks()).saturating_sub(self.outstanding);
         (n(half.saturating_sub(1)), n(half))
     }
+
+    /// The new segments sent lie in the law's range.
+    pub fn within_law(&self) -> bool {
+        let (lo, hi) = self.expected();
+        (lo..=hi).contains(&self.new_segments())
+    }
 }
 
 /// Every fast recovery in a capture: from the third duplicate ACK to the first ACK that
@@ -193,7 +199,7 @@ pub fn claims(per_seed: &[Vec<Recovery>], claims: &mut Vec<Claim>) {
         all.len()
     ));
     claims.push(one_each);
-    let within = share(&|r| (r.expected().0..=r.expected().1).contains(&r.new_segments()));
+    let within = share(&|r| r.within_law());
     let mean_of = |f: &dyn Fn(&Recovery) -> f64| all.iter().map(|r| f(r)).sum::<f64>() / all.len() as f64;
     let half = Claim::bound(
         &format!("Reno's inflation: a recovery with F segments outstanding at the third duplicate ACK and D duplicates sends s + D − F new segments (none if that is below 1), s from ⌊F/2⌋ − 1 to ⌊F/2⌋ (share of recoveries within, per seed; {on})"),
@@ -218,7 +224,7 @@ pub fn claims(per_seed: &[Vec<Recovery>], claims: &mut Vec<Claim>) {
 fn outside(all: &[&Recovery]) -> String {
     let out: Vec<String> = all
         .iter()
-        .filter(|r| !(r.expected().0..=r.expected().1).contains(&r.new_segments()))
+        .filter(|r| !r.within_law())
         .take(5)
         .map(|r| format!("F {}, D {}, N {} (the law: {} to {})", r.outstanding, r.dupacks(), r.new_segments(), r.expected().0, r.expected().1))
         .collect();
