@@ -115,6 +115,12 @@ pub trait DatagramSender {
     fn snapshot(&self) -> Snapshot;
     /// The latest RTT estimate, if the protocol keeps one.
     fn rtt(&self) -> Option<Time>;
+    /// The sending rate the sender itself last measured and logged, for protocols that log
+    /// one (SABUL: the packets it counted as sent over its last rate-control interval, which
+    /// its 2003 code raises to the ERR count); `None` for the others.
+    fn logged_rate(&self) -> Option<Rate> {
+        None
+    }
     /// A finite transfer has been fully acknowledged.
     fn is_complete(&self) -> bool {
         false

@@ -327,11 +327,22 @@ fn sabul_table1_same_interval_rows_are_fair() {
     let sweep = rows(&dir.path().join("3-s-two-observations-against-the-length-of-the-2003-code-s-freeze-rows-3-4-5-mean-over-seeds-both-hold-at-once-where-every-row-has-1-5-to-2-5-reports-per-loss-and-at-least-one-interval-with-errs-sent-on-every-seed.csv"));
     let off = sweep.iter().find(|r| r[0] == "off").expect("the freeze-off row");
     assert!(off[2].split(" / ").all(|n| n.trim().parse::<f64>().unwrap() == 0.0), "no interval's ERRs outnumber its packets without the freeze: {off:?}");
-    // "Not really a defect of the SABUL congestion control algorithm": the seed's swings are in
-    // the rate its code measured and logged, ours in the rate sent, so not comparable.
+    // "Not really a defect of the SABUL congestion control algorithm", judged on the rate each
+    // sender logs, as the seed's code did. On the LAN rows the ERR rule fires about 30 times per
+    // flow in 60 s (the table's count), and each time the 2003 code freezes the sender for one
+    // T = 200 ms: a share f ≈ 30·0.2/60 = 0.1 of its intervals log about nothing, which alone
+    // gives σ/μ ≈ √(f/(1 − f)) ≈ 0.3, against the few hundredths of the law alone. So there the
+    // code swings more on every seed, and by its freeze, not by its bookkeeping, which has
+    // nothing to act on where no loss is re-reported (the table's "0 of" intervals above).
     for k in 1..=5 {
         let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: the swings are the implementation's"))).expect("the swing row");
-        assert_eq!(c[4], "not comparable", "{c:?}");
+        assert!(c[4] == "holds" || c[4] == "does not hold", "judged on the logged rate: {c:?}");
+        assert!(c[5].contains("σ/μ of the logged rate"), "{c:?}");
+    }
+    for k in 1..=2 {
+        let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: the swings are the implementation's"))).unwrap();
+        assert_eq!(c[4], "holds", "{c:?}");
+        assert!(c[5].contains("the freeze after an ERR-driven decrease does"), "{c:?}");
     }
     // The receiver's ERRs "periodically every 1.5 * RTT": where numbers stay missing past
     // RTT_est (rows 3-5, RTTs of 23-58 ms), each flow's mean interval between two reports of

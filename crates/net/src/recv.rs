@@ -144,6 +144,7 @@ impl StreamReceiver {
             retrans_out: 0,
             backoff: 0,
             reordering: 0,
+            logged_rate_mbps: None,
         });
         self.last_delivered = self.reasm.delivered;
         while self.next_sample <= now {

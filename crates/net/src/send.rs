@@ -250,6 +250,7 @@ impl StreamSender {
             retrans_out: x.retrans_out,
             backoff: x.backoff,
             reordering: x.reordering,
+            logged_rate_mbps: x.logged_rate_bps.map(|r| r / 1e6),
         });
         self.last_delivered = delivered;
         self.last_retx = c.retransmits;

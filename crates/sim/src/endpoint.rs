@@ -92,6 +92,8 @@ pub struct Sample {
     pub backoff: u32,
     /// The reordering degree, DupThresh with SACK (Linux `tp->reordering`).
     pub reordering: u64,
+    /// The sending rate a datagram sender last logged ([`cc::datagram::DatagramSender::logged_rate`]).
+    pub logged_rate_bps: Option<f64>,
 }
 
 pub enum Endpoint {
@@ -381,6 +383,7 @@ impl Endpoint {
                     retrans_out: sender.retrans_out(),
                     backoff: sender.rto_backoff(),
                     reordering: sender.reordering(),
+                    logged_rate_bps: None,
                 }
             }
             Endpoint::Datagram { sender, .. } => {
@@ -402,6 +405,7 @@ impl Endpoint {
                     retrans_out: 0,
                     backoff: 0,
                     reordering: 0,
+                    logged_rate_bps: sender.logged_rate().map(|r| r.bits_per_sec()),
                 }
             }
         }

@@ -246,6 +246,11 @@ pub struct FlowSample {
     /// The path's reordering degree in segments, DupThresh with SACK (Linux's
     /// `tcpi_reordering`, flowgrind's "reor"; 3 until reordering is seen); 0 for datagram flows.
     pub reordering: u64,
+    /// The sending rate the sender itself last measured and logged, Mbit/s: SABUL's packets
+    /// counted as sent over its last rate-control interval (seed 001's "measured sending
+    /// rate"); empty for TCP and for protocols that log none.
+    #[serde(rename = "logged_rate")]
+    pub logged_rate_mbps: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -629,6 +629,7 @@ impl Simulation {
                 retrans_out: smp.retrans_out,
                 backoff: smp.backoff,
                 reordering: smp.reordering,
+                logged_rate_mbps: smp.logged_rate_bps.map(|r| r / 1e6),
             });
             f.last_sample_delivered = delivered;
             f.last_sample_sent = sent;

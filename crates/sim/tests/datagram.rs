@@ -124,6 +124,26 @@ fn sabul_2003_swings_more_than_sabul_on_the_same_run() {
     }
 }
 
+/// The rate a SABUL sender logs (the packets it counted as sent over its last rate-control
+/// interval, `logged_rate`) is in the time series from its first interval on. The papers'
+/// SABUL counts the packets really sent, so over the run its logged rate averages to the rate
+/// it sent: both count the same packets, and they differ only at the edges, by at most one
+/// 200 ms interval of the 50 s after the first 10 s (0.4 %); we allow 1 %. A TCP flow beside it
+/// logs none.
+#[test]
+fn sabul_logs_the_rate_it_sent_and_tcp_logs_none() {
+    let rtt = us(23_300.0);
+    let r = table1(vec![sabul(293.0, 200, rtt), flow("reno", 23)], 60);
+    let samples = &r.series.as_ref().unwrap().flows;
+    let settled = |f: u32| samples.iter().filter(move |s| s.flow == f && s.time > 10.0);
+    assert!(settled(0).all(|s| s.logged_rate_mbps.is_some()));
+    assert!(samples.iter().filter(|s| s.flow == 1).all(|s| s.logged_rate_mbps.is_none()));
+    let mean = |xs: Vec<f64>| xs.iter().sum::<f64>() / xs.len() as f64;
+    let logged = mean(settled(0).filter_map(|s| s.logged_rate_mbps).collect());
+    let sent = mean(settled(0).map(|s| s.throughput_mbps).collect());
+    assert!((logged / sent - 1.0).abs() < 0.01, "logged {logged:.2} against sent {sent:.2} Mbit/s");
+}
+
 /// UDT4 alone on a long fat pipe (1 Gbit/s, 100 ms, one BDP of drop-tail buffer). Its
 /// receive buffer is raised to the 25 600-packet maximum flow window, as a user sets
 /// `UDT_RCVBUF` for such a path: 4.11's default of 8192 packets is below the 8333-packet BDP

@@ -169,6 +169,7 @@ fn sample_row(now: Time, id: usize, info: &TcpInfo, iv: f64, st: &mut State) -> 
         retrans_out: info.retrans as u64,
         backoff: info.backoff as u32,
         reordering: info.reordering as u64,
+        logged_rate_mbps: None,
     };
     st.last_sample_sent = info.bytes_sent;
     st.last_sample_acked = info.bytes_acked;

@@ -440,6 +440,10 @@ impl DatagramSender for SabulSender {
     }
 
     /// SABUL's sender keeps no RTT estimate (the receiver's `RTT_est` never reaches it).
+    fn logged_rate(&self) -> Option<Rate> {
+        self.last_interval.map(|i| i.measured_rate)
+    }
+
     fn rtt(&self) -> Option<Time> {
         None
     }
@@ -576,6 +580,10 @@ mod tests {
             }
             let (st, i) = (s.stats().clone(), *s.last_interval().unwrap());
             assert_eq!(st.rate_intervals, 1);
+            // The rate it logs: the packets counted as sent (four ERRs against three sent in
+            // the 2003 code) over the interval, 1000 B each.
+            let counted = if logged_unsent.is_some() { 4 } else { 3 };
+            assert_eq!(s.logged_rate(), Some(Rate::from_delivery(counted * 1000, i.duration)));
             match logged_unsent {
                 Some(n) => {
                     assert_eq!((i.sent, i.losses, i.loss_rate), (3, 4, 1.0));
@@ -591,6 +599,7 @@ mod tests {
         let mut s = sender(Sabul2003Config::default().into());
         send_until(&mut s, us(20));
         assert_eq!(s.next_timer(), Some(Time::from_secs(1)), "no SYN timer of its own, only EXP");
+        assert_eq!(s.logged_rate(), None, "nothing logged before the first interval closes");
         s.on_control(Time::from_millis(150), &CtrlMsg::Syn { received: 3 });
         let i = s.last_interval().unwrap();
         assert_eq!((i.sent, i.duration), (3, Time::from_millis(150)));
