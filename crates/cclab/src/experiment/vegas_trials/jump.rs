@@ -8,10 +8,10 @@
 //! every [`INTERVAL`] (the base RTT is 0.1 ms, the jump comes after two round trips):
 //!
 //! - **An undersized window, improved additively.** The window right after the jump (the first
-//!   sample out of slow start) against the window mVegas holds afterwards, its mean from
-//!   [`LATER_FROM_S`] to the end of the [`SPAN`]. A window the jump left undersized and that
-//!   grows back one segment at a time is below what it later holds; Vegas, which does not jump,
-//!   holds the comparison window.
+//!   sample out of slow start) below the window mVegas holds afterwards, its mean from
+//!   [`LATER_FROM_S`] to the end of the [`SPAN`], and as a share of it below the same share for
+//!   Vegas at its own exit from slow start: any window grows from its exit to where it settles,
+//!   and one the jump left undersized starts further below it than Vegas's, which makes no jump.
 //! - **Catastrophically.** A window regrown `τ` after the jump costs at most `τ` of the test
 //!   at the full rate, so the seed's deficit over its test of `T` = 10 s needs
 //!   `τ ≥ (1 − x̄_mVegas/x̄_Vegas)·T` (the seed's means). `τ` is read off the run: the time from
@@ -90,8 +90,9 @@ pub fn run(runs: usize, _opts: &Options) -> Result<Jumps, UserError> {
     Ok(Jumps { trials })
 }
 
-/// The seed's explanation as verdicts: per trial, whether the jump left a window that then
-/// grew (the undersized branch); over every run of [`TRIALS`], whether mVegas then held less
+/// The seed's explanation as verdicts: per trial, whether the jump left mVegas below the window
+/// it then grows to, and further below it than Vegas's own exit leaves Vegas (the undersized
+/// branch); over every run of [`TRIALS`], whether mVegas then held less
 /// than Vegas, the lasting cost the explanation needs, and the loss branch.
 pub fn claims(j: &Jumps) -> Vec<Claim> {
     let field = |xs: &[Start], f: fn(&Start) -> f64| xs.iter().map(f).collect::<Vec<f64>>();
@@ -100,27 +101,33 @@ pub fn claims(j: &Jumps) -> Vec<Claim> {
         .trials
         .iter()
         .map(|(t, s)| {
+            // Undersized: below what mVegas holds afterwards. And the jump's doing: further below
+            // it than Vegas's own exit, which makes no jump, leaves Vegas (any window grows from
+            // its exit to where it settles), seed by seed.
+            let share = |x: &Start| x.after / x.later;
+            let (vegas, mvegas) = (field(&s[0], share), field(&s[1], share));
             let (after, later) = (field(&s[1], |x| x.after), field(&s[1], |x| x.later));
-            let c = Claim::direction(
-                &format!("trial {t}: mVegas's jump to the predicted window leaves \"a catastrophically undersized window ... improved additively\": the window it holds afterwards ({span}, mean) above the window right after the jump"),
+            let undersized = Claim::direction("", "", ("afterwards", &later), ("after the jump", &after), "segments");
+            let jumps_doing = Claim::direction("", "", ("Vegas", &vegas), ("mVegas", &mvegas), "");
+            let failed = match (undersized.holds(), jumps_doing.holds()) {
+                (false, _) => "The jump leaves mVegas at or above what it later holds on some seed: its window then shrinks, not grows",
+                _ => "The jump leaves mVegas no further below what it later holds than Vegas's own exit leaves Vegas on every seed",
+            };
+            let c = Claim::all_of(
+                &format!("trial {t}: mVegas's jump to the predicted window leaves \"a catastrophically undersized window ... improved additively\": its window right after the jump below what it holds afterwards ({span}, mean), and further below it than Vegas's right after its own exit from slow start"),
                 "\"a catastrophically undersized window (more likely)\"",
-                ("afterwards", &later),
-                ("after the jump", &after),
-                "segments",
+                &[
+                    ("undersized".into(), undersized),
+                    ("the jump's doing (after / afterwards)".into(), jumps_doing),
+                ],
             );
-            let before = num(mean(&field(&s[1], |x| x.before)));
+            let windows = |k: usize| format!("{} after its exit, {} afterwards", num(mean(&field(&s[k], |x| x.after))), num(mean(&field(&s[k], |x| x.later))));
+            let held = format!("mVegas {}; Vegas {} (segments, mean over seeds)", windows(1), windows(0));
             if c.holds() {
-                let kept = mean(&after) >= mean(&field(&s[1], |x| x.before));
-                c.because(&format!(
-                    "slow start had reached {before} segments{}; the window then grew to what Vegas, which makes no jump, holds too ({} segments). So the window after the exit is small only against what both later hold; {}the next rows judge what the jump costs",
-                    if kept { " and the jump kept all of it" } else { "" },
-                    num(mean(&field(&s[0], |x| x.later))),
-                    if kept { "the jump itself cut nothing, and " } else { "" }
-                ))
+                c.because(&format!("{held}. The jump leaves mVegas below what it later holds, and further below it than Vegas's exit leaves Vegas; the next rows judge what that costs"))
             } else {
                 c.because(&format!(
-                    "slow start had reached {before} segments and the jump kept most of it; afterwards the window settles lower, where Vegas, which makes no jump, holds it too ({} segments): the delay rule reads the hosts' scheduling delay (up to {} ms on a {} ms base RTT) as queue",
-                    num(mean(&field(&s[0], |x| x.later))),
+                    "{held}. {failed}: the window both settle at is set by the delay rule, which reads the hosts' scheduling delay (up to {} ms on a {} ms base RTT) as queue",
                     num(testbed::HOST_NOISE.as_millis_f64()),
                     num(testbed::FIXED_RTT.as_millis_f64())
                 ))
@@ -231,6 +238,21 @@ mod tests {
         let start = |regrown| Start { before: 20.0, after: 12.0, later: 9.0, regrown, retransmits: 0.0 };
         assert!(catastrophic(1, &[start(7.0), start(6.8)]).holds());
         assert!(!catastrophic(1, &[start(7.0), start(0.01)]).holds());
+    }
+
+    /// The undersized branch holds only where the jump leaves mVegas below what it later holds
+    /// and further below it than Vegas's exit leaves Vegas, on every seed: both grow after
+    /// their exits, and growth alone is no sign of the jump.
+    #[test]
+    fn the_jump_is_judged_against_vegass_own_exit() {
+        let start = |after, later| Start { before: 20.0, after, later, regrown: 0.0, retransmits: 0.0 };
+        let verdict = |vegas: Vec<Start>, mvegas: Vec<Start>| claims(&Jumps { trials: vec![(1, [vegas, mvegas])] })[0].holds();
+        // Both grow to twice their exit window: no sign of the jump.
+        assert!(!verdict(vec![start(10.0, 20.0), start(10.0, 20.0)], vec![start(5.0, 10.0), start(5.0, 10.0)]));
+        // mVegas starts at a fifth of its later window, Vegas at a half.
+        assert!(verdict(vec![start(10.0, 20.0), start(11.0, 20.0)], vec![start(2.0, 10.0), start(2.5, 10.0)]));
+        // Both exit above where they settle, mVegas less far: not undersized at all.
+        assert!(!verdict(vec![start(30.0, 10.0), start(30.0, 10.0)], vec![start(15.0, 10.0), start(15.0, 10.0)]));
     }
 
     fn series_only_slow_start(r: &mut RunResult) {
