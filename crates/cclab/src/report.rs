@@ -234,7 +234,7 @@ mod tests {
     }
 
     fn sample(dir: &Path) -> Report {
-        let pts = [DelayPoint { label: "reno".into(), throughput_mbps: 30.0, delay_p95_ms: 180.0 }];
+        let pts = [DelayPoint { label: "reno".into(), throughput_mbps: 30.0, delay_p95_ms: 180.0, runs: Vec::new() }];
         let plot = ok(crate::plot::throughput_delay(dir, "td", "T & D", ("throughput (Mbit/s)", "p95 delay (ms)"), &pts));
         let mut r = Report::new("A <report>");
         r.description("First.\n\nSecond & last.").parameter("rate", "40 Mbit/s").parameter("seed", 1);

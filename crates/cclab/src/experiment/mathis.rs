@@ -276,7 +276,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             let r = run_one(cfg.clone(), &dir)?;
             if p == 0.01 && seed == 1 {
                 let heading = format!(
-                    "Reno at p = 1 % (seed 1): the saw-tooth the law averages (one tooth = W/2 RTTs = {:.2} s, sampled every {} ms)",
+                    "Reno at p = 1 % (RNG seed 1): the saw-tooth the law averages (one tooth = W/2 RTTs = {:.2} s, sampled every {} ms)",
                     tooth_secs(p),
                     sample_interval(p).as_secs_f64() * 1e3
                 );
@@ -529,6 +529,10 @@ fn against_the_law(at: &[AtP], seeds: u64) -> Figure {
     let nominal: Vec<(f64, f64)> = at.iter().map(|a| (a.p * 100.0, mean(&a.goodputs_mbps()))).collect();
     let bars: Vec<(f64, f64)> = at.iter().map(|a| Summary::of(&a.goodputs_mbps()).map_or((f64::NAN, f64::NAN), |s| (s.min, s.max))).collect();
     let measured: Vec<(f64, f64)> = at.iter().map(|a| (mean(&a.signals()) * 100.0, mean(&a.goodputs_mbps()))).collect();
+    let range = |xs: &[f64], k: f64| Summary::of(xs).map_or((f64::NAN, f64::NAN), |s| (s.min * k, s.max * k));
+    // The signal rate varies over seeds as the goodput does: its spread as a horizontal bar.
+    let measured_bars: Vec<(f64, f64)> = at.iter().map(|a| range(&a.signals(), 100.0)).collect();
+    let no_sack_bars: Vec<(f64, f64)> = at.iter().map(|a| range(&a.no_sack.iter().map(|r| r.goodput_bps / 1e6).collect::<Vec<_>>(), 1.0)).collect();
     let no_sack: Vec<(f64, f64)> = at
         .iter()
         .map(|a| (mean(&a.no_sack.iter().map(|r| r.signals).collect::<Vec<_>>()) * 100.0, mean(&a.no_sack.iter().map(|r| r.goodput_bps / 1e6).collect::<Vec<_>>())))
@@ -539,8 +543,10 @@ fn against_the_law(at: &[AtP], seeds: u64) -> Figure {
         Series::new(Some("Padhye (Reno without SACK, T0 = 300 ms)".into()), color(1), Style::Line { width: 2 }, curve(&|p| padhye_bps(p, T0))),
         Series::new(Some(format!("ours at the nominal p (mean, min–max over {seeds} runs)")), color(0), Style::Points { marker: Marker::Circle, hollow: false }, nominal)
             .with_bars(bars, false),
-        Series::new(Some("ours at the measured signal rate (loss episodes per segment)".into()), color(0), Style::Points { marker: Marker::Circle, hollow: true }, measured),
-        Series::new(Some("ours without SACK (Padhye's sender) at its loss-indication rate".into()), color(1), Style::Points { marker: Marker::Triangle, hollow: false }, no_sack),
+        Series::new(Some("ours at the measured signal rate (loss episodes per segment; min–max of the rate over runs)".into()), color(0), Style::Points { marker: Marker::Circle, hollow: true }, measured)
+            .with_bars(measured_bars, true),
+        Series::new(Some("ours without SACK (Padhye's sender) at its loss-indication rate (min–max over runs)".into()), color(1), Style::Points { marker: Marker::Triangle, hollow: false }, no_sack)
+            .with_bars(no_sack_bars, false),
     ];
     let values: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|v| *v > 0.0).collect();
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);

@@ -234,7 +234,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                 let each = per_segment.as_ref().and_then(|runs| Summary::of(&runs.iter().filter_map(m.of).collect::<Vec<_>>()));
                 let without = noisy.as_ref().and_then(m.of).map(|v| {
                     let acks = each.map_or(String::new(), |s| format!("; with an ACK for every segment instead of delayed ACKs, ours is {} ± {}{unit} ({} seeds)", num(s.mean), num(s.sd), s.n));
-                    format!("; with the `testbed` host-noise preset (seed 1) ours is {}{unit}{acks}", num(v))
+                    format!("; with the `testbed` host-noise preset (RNG seed 1) ours is {}{unit}{acks}", num(v))
                 });
                 out.claims.push(match without {
                     Some(w) if c.verdict == Verdict::DoesNotHold && !c.why.is_empty() => {

@@ -29,7 +29,14 @@ pub enum Style {
     Labelled { marker: Marker },
     /// Markers alone (filled or hollow), with the series' error bars if it has any.
     Points { marker: Marker, hollow: bool },
+    /// Bars along the x axis from zero (or the axis' left edge) to each point's x, a fifth
+    /// of a category thick and centred on its y (filled or outlined), with the series' error
+    /// bars if it has any: a dot plot's rows drawn as the bars a talk's slides show.
+    Bars { hollow: bool },
 }
+
+/// Half a bar's thickness, in categories.
+const BAR_HALF: f64 = 0.1;
 
 /// A point's shape: with colour, it tells series apart when ten colours are not enough.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -347,6 +354,7 @@ fn legend_sample<DB: DrawingBackend>(style: Style, c: RGBColor, (x, y): BackendC
         Style::Path => Circle::new((x + 11, y), 5, line(1).filled()).into_dyn(),
         Style::Labelled { marker } => MarkerShape { at: (x + 11, y), marker, hollow: false, color: c }.into_dyn(),
         Style::Points { marker, hollow } => MarkerShape { at: (x + 11, y), marker, hollow, color: c }.into_dyn(),
+        Style::Bars { hollow } => Rectangle::new([(x + 2, y - 6), (x + 20, y + 6)], if hollow { line(2) } else { line(1).filled() }).into_dyn(),
     }
 }
 
@@ -392,17 +400,28 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
     let mut drawn: Vec<(i32, i32)> = Vec::new();
     for s in &p.series {
         let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (p.x.map(x), p.y.map(y))).collect();
-        let bars = s.bars.iter().zip(&s.points).map(|(&(lo, hi), &(x, y))| {
-            let ends = if s.horizontal_bars { [(p.x.map(lo), p.y.map(y)), (p.x.map(hi), p.y.map(y))] } else { [(p.x.map(x), p.y.map(lo)), (p.x.map(x), p.y.map(hi))] };
-            PathElement::new(ends.to_vec(), ShapeStyle::from(&s.color).stroke_width(2))
-        });
-        chart.draw_series(bars).map_err(err)?;
+        // Error bars go under markers, in the series' colour, and over bars, in ink.
+        let on_bars = matches!(s.style, Style::Bars { .. });
+        let whiskers = || {
+            s.bars.iter().zip(&s.points).map(|(&(lo, hi), &(x, y))| {
+                let ends = if s.horizontal_bars { [(p.x.map(lo), p.y.map(y)), (p.x.map(hi), p.y.map(y))] } else { [(p.x.map(x), p.y.map(lo)), (p.x.map(x), p.y.map(hi))] };
+                PathElement::new(ends.to_vec(), ShapeStyle::from(&if on_bars { INK } else { s.color }).stroke_width(2))
+            })
+        };
+        if !on_bars {
+            chart.draw_series(whiskers()).map_err(err)?;
+        }
         let pixels: Vec<(i32, i32)> = pts.iter().map(|pt| chart.backend_coord(pt)).collect();
         drawn.extend(covered_pixels(&pixels, matches!(s.style, Style::Line { .. } | Style::Dashed | Style::Path)));
         let (c, style) = (s.color, s.style);
-        let annotation = chart.draw_series(series_elements(&pts, s)).map_err(err)?;
+        // Bars start at zero, or at the axis' left edge when zero is off it (a log axis).
+        let base = if p.x.log { p.x.lo } else { 0f64.clamp(p.x.lo, p.x.hi) };
+        let annotation = chart.draw_series(series_elements(&pts, s, base)).map_err(err)?;
         if let (Some(label), None) = (&s.label, &legend_column) {
             annotation.label(label.as_str()).legend(move |at| legend_sample(style, c, at));
+        }
+        if on_bars {
+            chart.draw_series(whiskers()).map_err(err)?;
         }
         if let (Style::Labelled { .. }, Some(label)) = (s.style, &s.label) {
             let text = (font::FAMILY, 16).into_font().color(&c);
@@ -469,7 +488,7 @@ impl LabelPlacer {
 }
 
 /// The elements of one series, boxed so that every style yields the same type.
-fn series_elements<DB: DrawingBackend>(pts: &[(f64, f64)], s: &Series) -> Vec<DynElement<'static, DB, (f64, f64)>> {
+fn series_elements<DB: DrawingBackend>(pts: &[(f64, f64)], s: &Series, base: f64) -> Vec<DynElement<'static, DB, (f64, f64)>> {
     let c = s.color;
     match s.style {
         Style::Line { width: 1 } => vec![PathElement::new(pts.to_vec(), ShapeStyle::from(&c).stroke_width(1)).into_dyn()],
@@ -491,6 +510,10 @@ fn series_elements<DB: DrawingBackend>(pts: &[(f64, f64)], s: &Series) -> Vec<Dy
         Style::Labelled { marker } => pts.iter().map(|&at| MarkerShape { at, marker, hollow: false, color: c }.into_dyn()).collect(),
         Style::Points { marker, hollow } => {
             pts.iter().map(|&at| MarkerShape { at, marker, hollow, color: c }.into_dyn()).collect()
+        }
+        Style::Bars { hollow } => {
+            let style = if hollow { ShapeStyle::from(&c).stroke_width(2) } else { ShapeStyle::from(&c.mix(0.75)).filled() };
+            pts.iter().map(|&(x, y)| Rectangle::new([(base, y - BAR_HALF), (x, y + BAR_HALF)], style).into_dyn()).collect()
         }
     }
 }
@@ -589,7 +612,7 @@ mod tests {
             let mut chart = ChartBuilder::on(&root).build_cartesian_2d(0.0..1.0, 0.0..10.0).unwrap();
             let pts: Vec<(f64, f64)> = (0..400).map(|k| (k as f64 / 400.0, if k % 2 == 0 { 2.0 } else { 8.0 })).collect();
             let s = Series::new(None, color(0), Style::Line { width: 3 }, pts.clone());
-            chart.draw_series(series_elements(&pts, &s)).unwrap();
+            chart.draw_series(series_elements(&pts, &s, 0.0)).unwrap();
             root.present().unwrap();
         }
         // y = 8 is row 60 and y = 2 row 240 (30 rows per unit); the line is 3 pixels wide.

@@ -26,7 +26,7 @@ pub use chart::PlotFiles;
 pub use data::RunData;
 pub use chart::{color, Axis, Figure, Legend, Marker, Panel, Series, Style, GUIDE, INK, TALL, WIDE};
 pub use scatter::DelayPoint;
-pub use versus::VersusRow;
+pub use versus::{as_bars, other_reference, with_guides, Guide, VersusRow};
 
 use crate::UserError;
 use std::path::Path;
@@ -54,12 +54,37 @@ pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str),
 
 /// Ours against the seed's, one row per figure (see [`VersusRow`]), written into `dir`.
 pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Result<PlotFiles, UserError> {
-    versus::figure(name, title, value_axis, rows, log, ("source document (the seed)", ours_label)).write(dir)
+    versus::figure(name, title, value_axis, rows, log, (SEED, ours_label)).write(dir)
 }
 
-/// [`versus`] against another reference than a seed: `labels` = (the reference's legend, ours);
-/// `log` as in [`versus`].
+/// The legend of a seed's own figures in [`versus`] plots.
+pub const SEED: &str = "source document (the seed)";
+
+/// [`versus`] with reference lines across its rows (no speed-up, the link's capacity); `log`
+/// as in [`versus`].
+pub fn versus_lined(dir: &Path, name: &str, title: &str, value_axis: &str, (rows, log): (&[VersusRow], bool), ours_label: &str, guides: &[Guide]) -> Result<PlotFiles, UserError> {
+    with_guides(versus::figure(name, title, value_axis, rows, log, (SEED, ours_label)), guides).write(dir)
+}
+
+/// [`versus`] as bars, the seed's outlined and ours filled, with reference lines; `log` as in
+/// [`versus`] (bars then start at the axis' left edge).
+pub fn versus_bars(dir: &Path, name: &str, title: &str, value_axis: &str, (rows, log): (&[VersusRow], bool), ours_label: &str, guides: &[Guide]) -> Result<PlotFiles, UserError> {
+    with_guides(as_bars(versus::figure(name, title, value_axis, rows, log, (SEED, ours_label))), guides).write(dir)
+}
+
+/// [`versus_against`] with reference lines across its rows (a fair share, a threshold).
+pub fn versus_guided(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], labels: (&str, &str), guides: &[Guide]) -> Result<PlotFiles, UserError> {
+    with_guides(other_reference(versus::figure(name, title, value_axis, rows, false, labels)), guides).write(dir)
+}
+
+/// [`versus`] against another reference than a seed (a law, the kernel's runs), drawn as grey
+/// hollow triangles: `labels` = (the reference's legend, ours); `log` as in [`versus`].
 pub fn versus_against(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, labels: (&str, &str)) -> Result<PlotFiles, UserError> {
+    other_reference(versus::figure(name, title, value_axis, rows, log, labels)).write(dir)
+}
+
+/// [`versus`] with the seed's legend worded by the caller (e.g. how many runs its range spans).
+pub fn versus_labelled(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, labels: (&str, &str)) -> Result<PlotFiles, UserError> {
     versus::figure(name, title, value_axis, rows, log, labels).write(dir)
 }
 

@@ -4,12 +4,15 @@
 use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, WIDE};
 use super::data::RunData;
 
-/// One point: what it is, its rate and its 95th-percentile delay.
-#[derive(Clone, Debug, PartialEq)]
+/// One point: what it is, its rate and its 95th-percentile delay (over several runs, their
+/// mean), and each run's (delay, rate) where there are several, drawn small and hollow around
+/// it so that the spread shows, as Pantheon draws its runs.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DelayPoint {
     pub label: String,
     pub throughput_mbps: f64,
     pub delay_p95_ms: f64,
+    pub runs: Vec<(f64, f64)>,
 }
 
 /// Points closer than this share of both axes' spans are drawn as one, their labels joined:
@@ -34,17 +37,24 @@ fn merge_coincident(points: &[DelayPoint], spans: (f64, f64)) -> Vec<(usize, Del
 /// `axes` = (rate axis label, delay axis label), with units, e.g.
 /// `("goodput (Mbit/s)", "95th-percentile RTT (ms)")`.
 pub fn figure(name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]) -> Figure {
-    let (lo, hi) = points.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.delay_p95_ms), hi.max(p.delay_p95_ms)));
+    let delays = points.iter().flat_map(|p| std::iter::once(p.delay_p95_ms).chain(p.runs.iter().map(|r| r.0)));
+    let (lo, hi) = delays.fold((f64::INFINITY, 0.0f64), |(lo, hi), d| (lo.min(d), hi.max(d)));
     let lo = if lo.is_finite() { lo } else { 0.0 };
     let span = (hi - lo).max(hi * 0.2).max(1.0);
     // More room on the right (the low-delay side), for the labels written beside the points.
     let x = Axis::new(axes.1, (lo - 0.35 * span).max(0.0), hi + 0.2 * span).reversed();
-    let y = Axis::fit(axes.0, 0.0, points.iter().map(|p| p.throughput_mbps * 1.1));
-    let points = merge_coincident(points, (x.hi - x.lo, y.hi - y.lo));
-    let series = points
+    let y = Axis::fit(axes.0, 0.0, points.iter().flat_map(|p| std::iter::once(p.throughput_mbps).chain(p.runs.iter().map(|r| r.1))).map(|v| v * 1.1));
+    // Each run first, under the labelled means.
+    let runs = points
         .iter()
-        .map(|(k, p)| Series::new(Some(p.label.clone()), color(*k), Style::Labelled { marker: Marker::nth(*k) }, vec![(p.delay_p95_ms, p.throughput_mbps)]))
-        .collect();
+        .enumerate()
+        .filter(|(_, p)| p.runs.len() > 1)
+        .map(|(k, p)| Series::new(None, color(k), Style::Points { marker: Marker::nth(k), hollow: true }, p.runs.clone()));
+    let merged = merge_coincident(points, (x.hi - x.lo, y.hi - y.lo));
+    let means = merged
+        .iter()
+        .map(|(k, p)| Series::new(Some(p.label.clone()), color(*k), Style::Labelled { marker: Marker::nth(*k) }, vec![(p.delay_p95_ms, p.throughput_mbps)]));
+    let series = runs.chain(means).collect();
     // Colour and marker together tell up to forty points apart; the legend has a column of its
     // own so that it covers none of them.
     Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(x, y, series).legend_outside()] }
@@ -58,7 +68,7 @@ pub fn run_figure(d: &RunData) -> Option<Figure> {
         .flows
         .iter()
         .zip(d.flow_labels())
-        .map(|(f, (_, label))| DelayPoint { label, throughput_mbps: f.goodput_bps / 1e6, delay_p95_ms: f.rtt_ms.p95 })
+        .map(|(f, (_, label))| DelayPoint { label, throughput_mbps: f.goodput_bps / 1e6, delay_p95_ms: f.rtt_ms.p95, runs: Vec::new() })
         .collect();
     if points.len() < 2 {
         return None;
@@ -76,7 +86,21 @@ mod tests {
     use super::*;
 
     fn point(label: &str, delay: f64, rate: f64) -> DelayPoint {
-        DelayPoint { label: label.into(), throughput_mbps: rate, delay_p95_ms: delay }
+        DelayPoint { label: label.into(), throughput_mbps: rate, delay_p95_ms: delay, runs: Vec::new() }
+    }
+
+    /// Several runs: each drawn hollow and unlabelled beside the labelled mean, and inside
+    /// the axes.
+    #[test]
+    fn each_run_is_drawn_beside_the_mean() {
+        let p = DelayPoint { runs: vec![(40.0, 9.0), (60.0, 11.0)], ..point("reno", 50.0, 10.0) };
+        let f = figure("t", "t", ("goodput", "delay"), &[p, point("bbr", 20.0, 9.5)]);
+        let s = &f.panels[0].series;
+        assert_eq!(s.len(), 3);
+        assert_eq!((s[0].label.clone(), s[0].points.clone()), (None, vec![(40.0, 9.0), (60.0, 11.0)]));
+        assert!(matches!(s[0].style, Style::Points { hollow: true, .. }));
+        assert_eq!(s[1].label.as_deref(), Some("reno"));
+        assert!(f.panels[0].y.hi >= 11.0 && f.panels[0].x.hi >= 60.0);
     }
 
     #[test]

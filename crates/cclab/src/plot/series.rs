@@ -115,7 +115,17 @@ pub fn pacing(d: &RunData) -> Option<Figure> {
         return None;
     }
     let (y, note) = value_axis(&mut series, "pacing rate (Mbit/s)", " Mbit/s");
+    // The link's rate, where it falls on the axis: BBR's gains pace above and below it.
+    let capacity = capacity_line(d);
+    let on_axis = |v: f64| if y.log { v > 0.0 && (y.lo..=y.hi).contains(&v.log10()) } else { v <= y.hi };
+    series.extend(capacity.filter(|c| c.points.iter().all(|p| on_axis(p.1))));
     Some(over_time(d, "pacing", &format!("Pacing rate per flow{note}"), y, series))
+}
+
+/// The bottleneck's capacity over time (Mbit/s, dashed), if the run sampled the link.
+fn capacity_line(d: &RunData) -> Option<Series> {
+    let cap: Vec<(f64, f64)> = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();
+    cap.iter().any(|p| p.1 > 0.0).then(|| Series::new(Some("capacity".into()), GUIDE, Style::Dashed, cap))
 }
 
 /// Sum of every flow's value per sample time.
@@ -161,8 +171,7 @@ pub fn goodput(d: &RunData) -> Option<Figure> {
     let capacity = d.link.iter().map(|l| l.rate_mbps).fold(0.0, f64::max);
     let mut title = if d.summary.flows.len() > 1 { "Goodput (delivered in order) per flow and in aggregate" } else { "Goodput (delivered in order)" }.to_string();
     if capacity > 0.0 && capacity <= FLATTENS * top {
-        let cap = d.link.iter().map(|l| (l.time, l.rate_mbps)).collect();
-        series.push(Series::new(Some("capacity".into()), GUIDE, Style::Dashed, cap));
+        series.extend(capacity_line(d));
     } else if capacity > 0.0 {
         title = format!("{title} (the link's {} Mbit/s off the scale)", crate::table::num(capacity));
     }
@@ -206,23 +215,36 @@ fn per_round(points: &[(f64, f64)], k: usize) -> Vec<(f64, f64)> {
 /// A goodput this many times the capacity is past what rounding of the samples explains.
 const ABOVE_CAPACITY: f64 = 1.05;
 
-/// Bottleneck queue length (packets) and queueing delay (ms) over time, one above the other.
+/// Bottleneck queue length (packets) and queueing delay (ms) over time, one above the other,
+/// each named by its axis; the buffer's size, where it is counted in packets, is drawn dashed.
 pub fn queue(d: &RunData) -> Option<Figure> {
     if d.link.is_empty() {
         return None;
     }
-    let panel = |label: &str, legend: &str, k: usize, value: fn(&super::data::LinkRow) -> f64| {
+    // A buffer set in bytes holds that many full-sized (1500-byte) packets.
+    let link = &d.summary.link;
+    let limit = match (link.queue_limit_packets, link.queue_limit_bytes) {
+        (Some(n), _) => Some((n as f64, format!("buffer: {n} packets"))),
+        (None, Some(b)) => Some((b as f64 / 1500.0, format!("buffer: {b} bytes, {} full-sized packets", crate::table::num(b as f64 / 1500.0)))),
+        (None, None) => None,
+    };
+    let panel = |label: &str, k: usize, value: fn(&super::data::LinkRow) -> f64, limit: Option<(f64, String)>| {
         let pts: Vec<(f64, f64)> = d.link.iter().map(|l| (l.time, value(l))).collect();
-        let y = Axis::fit(label, 0.0, pts.iter().map(|p| p.1));
-        Panel::new(time_axis(d), y, vec![Series::new(Some(legend.into()), color(k), Style::Line { width: 2 }, pts)])
+        let y = Axis::fit(label, 0.0, pts.iter().map(|p| p.1).chain(limit.as_ref().map(|l| l.0)));
+        let mut series = vec![Series::new(None, color(k), Style::Line { width: 2 }, pts)];
+        let time = time_axis(d);
+        if let Some((n, text)) = limit {
+            series.push(Series::new(Some(text), GUIDE, Style::Dashed, vec![(time.lo, n), (time.hi, n)]));
+        }
+        Panel::new(time, y, series)
     };
     Some(Figure {
         name: "queue".into(),
         title: format!("Bottleneck queue ({})", d.summary.link.queue),
         size: TALL,
         panels: vec![
-            panel("queue length (packets)", "queue length", 0, |l| l.queue_packets as f64),
-            panel("queueing delay (ms)", "queueing delay", 3, |l| l.queue_delay_ms),
+            panel("queue length (packets)", 0, |l| l.queue_packets as f64, limit),
+            panel("queueing delay (ms)", 3, |l| l.queue_delay_ms, None),
         ],
     })
 }
@@ -230,6 +252,27 @@ pub fn queue(d: &RunData) -> Option<Figure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn run(buffer: &str) -> RunData {
+        let toml = format!("duration = \"2s\"\n[link]\nrate = \"10mbit\"\nbuffer = \"{buffer}\"\n[[flows]]\ncc = \"reno\"\nrtt = \"20ms\"\n");
+        let cfg = crate::scenario::Scenario::from_toml(&toml, "t.toml").unwrap().resolve().unwrap();
+        RunData::from_result(&crate::run::simulate(cfg, true, "").unwrap_or_else(|e| panic!("{}", e.0)))
+    }
+
+    /// The buffer's size is drawn across the queue-length panel: a count of packets as it is,
+    /// a size in bytes as the full-sized packets it holds (10 Mbit/s · 20 ms = 25,000 bytes).
+    #[test]
+    fn the_queue_plot_draws_the_buffer() {
+        let line = |d: &RunData| {
+            let f = queue(d).unwrap();
+            let s = f.panels[0].series.last().unwrap().clone();
+            (s.label.unwrap(), s.points[0].1)
+        };
+        assert_eq!(line(&run("40pkts")), ("buffer: 40 packets".to_string(), 40.0));
+        let (label, at) = line(&run("1bdp"));
+        assert_eq!(at, 25_000.0 / 1500.0);
+        assert!(label.starts_with("buffer: 25000 bytes"), "{label}");
+    }
 
     fn row(time: f64, flow: u32, throughput: f64) -> FlowRow {
         FlowRow { time, flow, cwnd: None, ssthresh: None, pacing_rate: None, throughput, goodput: throughput }

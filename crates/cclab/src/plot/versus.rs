@@ -1,10 +1,11 @@
 //! Ours against the seed's: one row per claim or table cell, the seed's figure as a hollow
-//! black square (with its range where the seed gives one) and ours as a filled circle with
+//! black square (with its range where the seed gives one; any other reference, a law or the
+//! kernel's runs, as a grey hollow triangle) and ours as a filled circle with
 //! our spread over seeds (the caller's label says which: minimum to maximum, or the interval a
 //! verdict tests). Rows run top to bottom in the order given, so
 //! a seed's table reads down the plot as it reads down the page.
 
-use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, INK};
+use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, GUIDE, INK};
 
 /// One row: what it is, the seed's value (and range), and ours (mean and spread).
 #[derive(Clone, Debug, PartialEq)]
@@ -89,6 +90,65 @@ pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log
     }
 }
 
+/// A reference value the claims are read against (a fair share, a threshold, a buffer's
+/// size): a dashed vertical line across every row, named in the legend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guide {
+    pub value: f64,
+    pub label: String,
+}
+
+/// `figure` with `guides` drawn over its rows, each in its own colour (after the seed's ink
+/// and our colour 0); the value axis widens to take them in.
+pub fn with_guides(mut figure: Figure, guides: &[Guide]) -> Figure {
+    let panel = &mut figure.panels[0];
+    let rows = panel.y.categories.len() as f64;
+    for (k, g) in guides.iter().enumerate() {
+        if panel.x.log {
+            if g.value <= 0.0 {
+                continue;
+            }
+            panel.x.lo = panel.x.lo.min(g.value.log10().floor());
+            panel.x.hi = panel.x.hi.max(g.value.log10().ceil());
+        } else {
+            let margin = (panel.x.hi - panel.x.lo) * 0.03;
+            panel.x.lo = panel.x.lo.min(g.value - margin);
+            panel.x.hi = panel.x.hi.max(g.value + margin);
+        }
+        let line = vec![(g.value, -0.5), (g.value, rows - 0.5)];
+        panel.series.push(Series::new(Some(g.label.clone()), if k == 0 { GUIDE } else { color(k + 1) }, Style::Dashed, line));
+    }
+    figure
+}
+
+/// `figure` with a reference that is not the seed's (a law, a model, another paper, the
+/// kernel's runs, an honest baseline): its marks become grey hollow triangles, so that a
+/// hollow black square always means the seed's own figure.
+pub fn other_reference(mut figure: Figure) -> Figure {
+    let panel = &mut figure.panels[0];
+    if let Some(s) = panel.series.iter_mut().find(|s| s.style == (Style::Points { marker: Marker::Square, hollow: true })) {
+        s.style = Style::Points { marker: Marker::Triangle, hollow: true };
+        s.color = GUIDE;
+    }
+    figure
+}
+
+/// `figure` drawn as bars, the seed's outlined and ours filled, each from zero with its range
+/// as a whisker: for counts a talk's slides show as bars. A linear axis then starts at zero,
+/// as a bar's length must.
+pub fn as_bars(mut figure: Figure) -> Figure {
+    let panel = &mut figure.panels[0];
+    for s in &mut panel.series {
+        if let Style::Points { hollow, .. } = s.style {
+            s.style = Style::Bars { hollow };
+        }
+    }
+    if !panel.x.log {
+        panel.x.lo = panel.x.lo.min(0.0);
+    }
+    figure
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +217,42 @@ mod tests {
         assert_eq!((p.x.lo, p.x.hi), (-1.0, 0.0));
         let (lo, hi) = p.series[1].bars[0];
         assert!((lo - 0.1).abs() < 1e-12 && hi == 0.47, "{lo} to {hi}");
+    }
+
+    /// A guide spans every row at its value, and the axis takes in a guide beyond the data.
+    #[test]
+    fn a_guide_crosses_every_row_and_widens_the_axis() {
+        let f = figure("v", "t", "Mbit/s", &rows(), false, ("seed", "ours"));
+        let top = f.panels[0].x.hi;
+        let f = with_guides(f, &[Guide { value: top * 2.0, label: "buffer".into() }]);
+        let p = &f.panels[0];
+        let g = p.series.last().unwrap();
+        assert_eq!(g.label.as_deref(), Some("buffer"));
+        assert_eq!(g.points, [(top * 2.0, -0.5), (top * 2.0, 2.5)], "three rows: -0.5 to 2.5");
+        assert!(p.x.hi > top * 2.0);
+    }
+
+    /// As bars, the seed's are outlined and ours filled, and the axis reaches zero even where
+    /// the values alone would get an axis around them.
+    #[test]
+    fn bars_are_outlined_for_the_seed_filled_for_ours_and_start_at_zero() {
+        let rows = [VersusRow { label: "a".into(), seed: Some((0.3, None)), ours: Some((0.34, (0.28, 0.38))) }];
+        let f = as_bars(figure("v", "t", "share", &rows, false, ("seed", "ours")));
+        let p = &f.panels[0];
+        assert_eq!((p.series[0].style, p.series[1].style), (Style::Bars { hollow: true }, Style::Bars { hollow: false }));
+        assert_eq!(p.x.lo, 0.0);
+        let dir = tempfile::tempdir().unwrap();
+        let files = f.write(dir.path()).unwrap_or_else(|e| panic!("{}", e.0));
+        assert!(std::fs::metadata(&files.png).unwrap().len() > 1000);
+    }
+
+    /// Another reference than the seed's is drawn as grey hollow triangles; ours keep theirs.
+    #[test]
+    fn another_reference_is_not_drawn_as_the_seed() {
+        let f = other_reference(figure("v", "t", "ms", &rows(), false, ("law", "ours")));
+        let p = &f.panels[0];
+        assert_eq!((p.series[0].style, p.series[0].color), (Style::Points { marker: Marker::Triangle, hollow: true }, GUIDE));
+        assert_eq!(p.series[1].style, Style::Points { marker: Marker::Circle, hollow: false });
     }
 
     #[test]

@@ -236,7 +236,7 @@ fn pct(share: f64) -> String {
 }
 
 fn seed_list(s: &RangeInclusive<u64>) -> String {
-    format!("seeds {}-{}", s.start(), s.end())
+    format!("RNG seeds {}-{}", s.start(), s.end())
 }
 
 /// `mean (min-max)` of our runs.
@@ -482,7 +482,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             &[("unscaled", window(Variant::Unscaled), Some(w.seed_unscaled)), (&shape::display_variant("scaled-wiki"), window(SEED_SCALED), Some(w.seed_scaled))],
         )?);
         let firsts: Vec<ScanResult> = runs.by_variant.iter().map(|v| v[0].clone()).collect();
-        out.tables.push(scan_table::table(&format!("{h} addresses, {} up, {} probe types, seed {first}", w.up, w.probes), &firsts));
+        out.tables.push(scan_table::table(&format!("{h} addresses, {} up, {} probe types, RNG seed {first}", w.up, w.probes), &firsts));
 
         if h == 10000 {
             // The seed's ratio comes from its scaled run (values above the 50 cap, which came with
@@ -709,7 +709,15 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             "Ours against the seed's".into(),
             vec![
                 plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled, the seed's rule)", "scan time (s)", &time_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
-                plot::versus(&plots, "versus-speedup", "Speed-up, unscaled / scaled time: the source page against ours", "unscaled time / scaled time", &speedup_rows, false, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
+                plot::versus_lined(
+                    &plots,
+                    "versus-speedup",
+                    "Speed-up, unscaled / scaled time: the source page against ours (the fitted workload marked)",
+                    "unscaled time / scaled time",
+                    (&speedup_rows, false),
+                    &format!("ours ({check_s}): mean, 95 % prediction interval"),
+                    &[plot::Guide { value: 1.0, label: "no speed-up: 1".into() }],
+                )?,
             ],
         ),
     );

@@ -448,7 +448,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     for &rtt in rtts {
         figures.push(against_loss(&alone, rtt, seeds, judged_rtts.contains(&rtt)).write(&opts.out.join("plots"))?);
     }
-    out.plots.push(("Goodput and throughput against loss (the seed's figures, log axes)".into(), figures));
+    out.plots.push(("Goodput and send rate against loss (the seed's throughput and goodput figures, log axes)".into(), figures));
     // Probe: p on each of the path's three links, both ways (data and ACKs), at 60 ms and 0.1 %.
     let probe_p = per_link(0.001);
     let mut probe = Table::new(
@@ -520,7 +520,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         probed
             .iter()
             .map(|(name, after, seed, nearer, past)| format!(
-                "{name} then keeps {after:.3} of its lossless goodput (seed {seed}): {} the seed's figure than with p on the bottleneck{}.",
+                "{name} then keeps {after:.3} of its lossless goodput (RNG seed {seed}): {} the seed's figure than with p on the bottleneck{}.",
                 if *nearer { "nearer" } else { "no nearer" },
                 if *past { ", and past it" } else { "" }
             ))

@@ -33,7 +33,7 @@ pub fn set_up(opts: &Options, seeds: u64, out: &mut Output) -> Result<(), UserEr
             let t0 = samples.iter().find(|p| p.1 > 0.0).map_or(0.0, |p| p.0);
             first_flight.push(samples.iter().filter(|(t, _)| *t >= t0 && *t < t0 + rtt as f64 / 1e3).map(|p| p.1).fold(0.0, f64::max));
             if seed == 1 {
-                traces.push(Series::new(Some(format!("{name} (seed 1)")), color(k), Style::Line { width: 2 }, samples));
+                traces.push(Series::new(Some(format!("{name} (RNG seed 1)")), color(k), Style::Line { width: 2 }, samples));
             }
         }
     }

@@ -32,8 +32,8 @@ mod startup_exit;
 mod talk;
 
 use super::{Options, Output, Table};
-use crate::plot::{color, Axis, DelayPoint, Figure, Marker, Panel, Series, Style, VersusRow, WIDE};
-use crate::stats::Summary;
+use crate::plot::{color, Axis, DelayPoint, Figure, Guide, Marker, Panel, Series, Style, VersusRow, WIDE};
+use crate::stats::{mean, Summary};
 use crate::table::num;
 use crate::UserError;
 use cc::{display_name, ALGORITHMS};
@@ -280,6 +280,17 @@ fn illinois_beta(cuts: &[(f64, f64)]) -> Figure {
     }
 }
 
+/// The reno-friendliness figure's reference lines: the fair share, and the range of our own
+/// Reno's share against Reno over seeds (what a friendly algorithm's share should lie in).
+fn reno_guides(r: &Results) -> Vec<Guide> {
+    let mut guides = vec![Guide { value: 0.5, label: "fair share: 0.5".into() }];
+    if let Some(base) = r.col("reno", |x| x.reno_share).as_deref().and_then(Summary::of) {
+        guides.push(Guide { value: base.min, label: format!("ours, Reno against Reno: lowest of {} runs", base.n) });
+        guides.push(Guide { value: base.max, label: format!("ours, Reno against Reno: highest of {} runs", base.n) });
+    }
+    guides
+}
+
 fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError> {
     let dir = opts.out.join("plots");
     let ours_label = format!("ours: mean, min–max over {} runs (RNG seeds)", r.seeds);
@@ -307,25 +318,63 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
     friendly.push(ours_row(format!("Reno vs Reno, {}", COMPOUND_LINK.label()), None, &r.compound_link.1));
     let v = |name: &str, title: &str, axis: &str, rows: &[VersusRow]| crate::plot::versus(&dir, name, title, axis, rows, false, &ours_label);
     out.plots.push((
-        "Collateral damage per algorithm: the talk's slides against ours".into(),
+        "Collateral damage per algorithm: the talk's slides against ours (the talk's packet totals exceed what its link can carry even with an ACK per frame: what its capture counted is not found, see the verdicts)".into(),
         vec![
-            v("collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone"), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", &damage)?,
-            v("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (the talk: its capture's total, which cannot count each packet once, see the verdicts; ours: data + ACKs, each once)", &packets)?,
+            crate::plot::versus_bars(&dir, "collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone on {}", TESTBED.label()), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", (&damage, false), &ours_label, &[])?,
+            crate::plot::versus_bars(
+                &dir,
+                "total-packets",
+                &format!("Packets in those {ALONE_S} s"),
+                "thousands of packets (ours: data + ACKs, each once)",
+                (&packets, false),
+                &ours_label,
+                &[
+                    Guide { value: talk::most_frames_alone() / 1e3, label: format!("the most full-sized frames {} carries in {ALONE_S} s", TESTBED.label()) },
+                    Guide { value: 2.0 * talk::most_frames_alone() / 1e3, label: "twice that: each frame and an ACK for it".into() },
+                ],
+            )?,
         ],
     ));
-    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![v("bbr-loss", "BBR alone under random loss", "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)", &bbr)?]));
+    // The talk's two figures at 1 % loss, as lines across every algorithm's goodput there.
+    let lossy: Vec<VersusRow> = r.rows.iter().map(|(cc, rows)| ours_row(display_name(cc).into(), None, &rows.iter().map(|x| x.goodput_1pct / 1e6).collect::<Vec<_>>())).collect();
+    let mut lossy_guides = vec![Guide { value: 3.0, label: "the talk: NewReno \"can't go faster than 3Mbps\" here".into() }];
+    if let Some(c) = r.col("cubic", |x| x.goodput_1pct / 1e6) {
+        lossy_guides.push(Guide { value: 5.0 * mean(&c), label: format!("the talk's Westwood+: \"beats CUBIC by x5\", five times our CUBIC's {} Mbit/s", num(mean(&c))) });
+    }
+    out.plots.push((
+        "One per cent random loss, per algorithm: the talk's NewReno bound and its Westwood+ factor against ours".into(),
+        vec![crate::plot::versus_bars(&dir, "one-percent-loss", &format!("Goodput alone at 1 % random loss on {}", TESTBED.label()), "goodput (Mbit/s, log scale)", (&lossy, true), &ours_label, &lossy_guides)?],
+    ));
+    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![crate::plot::versus_lined(
+            &dir,
+            "bbr-loss",
+            &format!("BBR alone under random loss on {}", TESTBED.label()),
+            "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)",
+            (&bbr, false),
+            &ours_label,
+            &[Guide { value: TESTBED.mbps, label: format!("the link's rate: {} Mbit/s", num(TESTBED.mbps)) }],
+        )?]));
     out.plots.push((
         "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
         // The one reference figure here is the kernel's, not the talk's.
-        vec![crate::plot::versus_against(&dir, "reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair)", &friendly, false, ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label))?],
+        vec![crate::plot::versus_guided(
+            &dir,
+            "reno-friendliness",
+            "Share against one Reno flow, second half",
+            "share of the two flows' goodput (0.5 is fair)",
+            &friendly,
+            ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label),
+            &reno_guides(r),
+        )?],
     ));
     let points: Vec<DelayPoint> = r
         .rows
         .iter()
         .map(|(cc, rows)| DelayPoint {
             label: display_name(cc).into(),
-            throughput_mbps: rows[0].goodput_alone / 1e6,
-            delay_p95_ms: rows[0].rtt_p95_ms,
+            throughput_mbps: mean(&rows.iter().map(|x| x.goodput_alone / 1e6).collect::<Vec<_>>()),
+            delay_p95_ms: mean(&rows.iter().map(|x| x.rtt_p95_ms).collect::<Vec<_>>()),
+            runs: rows.iter().map(|x| (x.rtt_p95_ms, x.goodput_alone / 1e6)).collect(),
         })
         .collect();
     let oscillation: Vec<VersusRow> = r
@@ -373,14 +422,20 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         .collect();
     out.plots.push((
         "The BBR v2 slides' ECN row: the queue five flows keep under DCTCP's step marking, with ECN-capable packets and without".into(),
-        vec![v(
+        vec![crate::plot::versus_guided(
+            &dir,
             "ecn-queue",
             &format!("Five flows on {}, one BDP, marking at K = {} packets", bbr_v2::ECN_LINK.label(), num(bbr_v2::ecn_k())),
             "mean queue over the second half (packets)",
             &ecn,
+            ("", &ours_label),
+            &[
+                Guide { value: bbr_v2::ecn_k(), label: format!("marking threshold K = ⌈BDP/7⌉ = {} packets", num(bbr_v2::ecn_k())) },
+                Guide { value: bbr_v2::ECN_LINK.bdp_segments(), label: format!("buffer: one BDP, {} packets", num(bbr_v2::ECN_LINK.bdp_segments())) },
+            ],
         )?],
     ));
-    let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", "Alone on 40 Mbit/s, 100 ms, 1 BDP (seed 1)", ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
+    let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", &format!("Alone on {}, 1 BDP: the mean over {} runs (RNG seeds), each run hollow", TESTBED.label(), r.seeds), ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
     out.plots.insert(0, ("Goodput against delay, one point per algorithm (Pantheon's plot)".into(), vec![scatter]));
     Ok(())
 }

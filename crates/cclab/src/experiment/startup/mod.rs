@@ -221,7 +221,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     let d = dir.join(format!("seed-{seed}"));
                     let (o, r) = measure(scenario(flow(startup, rtt), rate, duration, seed), &d)?;
                     if seed == 1 && rate == 100e6 && rtt_ms == 50 && matches!(startup, "slow start" | "paced chirping") {
-                        out.plot_run(&format!("{startup} on 100 Mbit/s, 50 ms (seed 1)"), &d, &r)?;
+                        out.plot_run(&format!("{startup} on 100 Mbit/s, 50 ms (RNG seed 1)"), &d, &r)?;
                     }
                     runs.push(o);
                 }
@@ -238,10 +238,12 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
                     format!("{:.0}", o.drops),
                     format!("{:.1} %", o.utilisation * 100.0),
                 ]);
+                let speed = |o: &Outcome| o.t90_s.map_or(0.0, |s| rtt_ms as f64 / (s * 1e3));
                 points.push(DelayPoint {
                     label: startup.into(),
-                    throughput_mbps: o.t90_s.map_or(0.0, |s| rtt_ms as f64 / (s * 1e3)),
+                    throughput_mbps: speed(&o),
                     delay_p95_ms: o.max_delay_ms,
+                    runs: runs.iter().map(|r| (r.max_delay_ms, speed(r))).collect(),
                 });
                 rows.push(Row { rate_bps: rate, rtt_ms, startup, runs: seeds_runs });
             }

@@ -167,7 +167,7 @@ pub fn run(opts: &Options, rows: &[Row], out: &mut Output) -> Result<(), UserErr
                 let full = run_one(cfg.clone(), &dir)?;
                 let t90 = time_to_90(&full, r.rate_bps, rtt, cfg.flows[0].sender.mss);
                 if seed == 1 && r.rate_bps == 100e6 && r.rtt_ms == 50 {
-                    out.plot_run(&format!("slow start on 100 Mbit/s, 50 ms, {case} (seed 1): Reno's climb after slow start ends early"), &dir, &full)?;
+                    out.plot_run(&format!("slow start on 100 Mbit/s, 50 ms, {case} (RNG seed 1): Reno's climb after slow start ends early"), &dir, &full)?;
                 }
                 runs.push((t90, climb(&cfg, &full), clean.t90_s));
             }

@@ -10,11 +10,11 @@ use std::path::Path;
 /// Every cell, the seed's mean and range beside ours (log axis: the trials span 7 to 300
 /// Mbit/s).
 pub fn versus(dir: &Path, rows: &[VersusRow], runs: usize) -> Result<PlotFiles, UserError> {
-    crate::plot::versus_against(
+    crate::plot::versus_labelled(
         dir,
         "vegas-trials-versus-seed",
-        "iperf throughput per trial and algorithm: the seed's five runs against ours",
-        "throughput (Mbit/s, log scale)",
+        "iperf's rate per trial and algorithm: the seed's five runs against ours",
+        "iperf's rate (received, Mbit/s, log scale)",
         rows,
         true,
         ("the seed: mean, min–max of its 5 runs", &format!("ours: mean, min–max over {runs} runs (RNG seeds)")),
@@ -43,9 +43,9 @@ pub fn noise_sweep(dir: &Path, noise_ms: &[f64], ours: &[(&str, Vec<Summary>)], 
     let hi_y = ours.iter().flat_map(|(_, s)| s.iter().map(|s| s.max)).chain(seed.iter().map(|m| m.1.max)).fold(0.0, f64::max);
     Figure {
         name: "vegas-trials-host-noise".into(),
-        title: format!("Trial 1: throughput against the host's per-ACK delay, uniform on [0, x] (our model: x = {} ms)", crate::table::num(super::testbed::HOST_NOISE.as_secs_f64() * 1e3)),
+        title: format!("Trial 1: iperf's rate against the host's per-ACK delay, uniform on [0, x] (our model: x = {} ms)", crate::table::num(super::testbed::HOST_NOISE.as_secs_f64() * 1e3)),
         size: crate::plot::WIDE,
-        panels: vec![Panel::new(Axis::new("host scheduling delay, upper bound (ms)", 0.0, column(seed.len())), Axis::new("throughput (Mbit/s)", 0.0, hi_y * 1.1), series).legend_outside()],
+        panels: vec![Panel::new(Axis::new("host scheduling delay, upper bound (ms)", 0.0, column(seed.len())), Axis::new("iperf's rate (received, Mbit/s)", 0.0, hi_y * 1.1), series).legend_outside()],
     }
     .write(dir)
 }

@@ -197,7 +197,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             until,
         )?);
     }
-    out.plots.push(("Windows and RTTs of one run (seed 1)".into(), series));
+    out.plots.push(("Windows and RTTs of one run (RNG seed 1)".into(), series));
     out.notes.push(format!(
         "Fitted, not evidence: the link rate ({} Mbit/s, from trial 1's Reno) and the receive window ({} kB, from trial 3's Reno); trial 2's delay ({}) is assumed.",
         num(testbed::fitted_rate().bits_per_sec() / 1e6),
