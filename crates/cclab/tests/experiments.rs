@@ -328,12 +328,13 @@ fn sabul_table1_same_interval_rows_are_fair() {
     let off = sweep.iter().find(|r| r[0] == "off").expect("the freeze-off row");
     assert!(off[2].split(" / ").all(|n| n.trim().parse::<f64>().unwrap() == 0.0), "no interval's ERRs outnumber its packets without the freeze: {off:?}");
     // "Not really a defect of the SABUL congestion control algorithm", judged on the rate each
-    // sender logs, as the seed's code did. On the LAN rows the ERR rule fires about 30 times per
-    // flow in 60 s (the table's count), and each time the 2003 code freezes the sender for one
-    // T = 200 ms: a share f ≈ 30·0.2/60 = 0.1 of its intervals log about nothing, which alone
-    // gives σ/μ ≈ √(f/(1 − f)) ≈ 0.3, against the few hundredths of the law alone. So there the
-    // code swings more on every seed, and by its freeze, not by its bookkeeping, which has
-    // nothing to act on where no loss is re-reported (the table's "0 of" intervals above).
+    // sender logs, as the seed's code did. On the LAN rows the 2003 code's ERR rule drives
+    // 18-25 decreases per flow in 60 s (the table's last column), and an epoch's first one
+    // freezes the sender for one T = 200 ms: if most of them freeze, a share f ≈ 20·0.2/60 ≈
+    // 0.07 of its intervals log about nothing, which alone gives σ/μ ≈ √(f/(1 − f)) ≈ 0.27,
+    // against the few hundredths of the law alone. So there the code swings more on every seed,
+    // by its freeze: its bookkeeping has nothing to act on where no loss is re-reported (the
+    // table's "0 of" intervals above).
     for k in 1..=5 {
         let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: the swings are the implementation's"))).expect("the swing row");
         assert!(c[4] == "holds" || c[4] == "does not hold", "judged on the logged rate: {c:?}");
@@ -342,7 +343,7 @@ fn sabul_table1_same_interval_rows_are_fair() {
     for k in 1..=2 {
         let c = v.iter().find(|c| c[0].starts_with(&format!("row {k}: the swings are the implementation's"))).unwrap();
         assert_eq!(c[4], "holds", "{c:?}");
-        assert!(c[5].contains("the freeze after an ERR-driven decrease does"), "{c:?}");
+        assert!(c[5].contains("the freeze after an ERR-driven decrease does") || c[5].contains("and the freeze over the bookkeeping"), "the freeze raises it: {c:?}");
     }
     // The receiver's ERRs "periodically every 1.5 * RTT": where numbers stay missing past
     // RTT_est (rows 3-5, RTTs of 23-58 ms), each flow's mean interval between two reports of

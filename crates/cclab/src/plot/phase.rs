@@ -17,7 +17,7 @@ pub fn figure(name: &str, title: &str, flows: (&str, &str), points: &[(f64, f64)
     let fairness = Series::new(Some("fairness: x = y".into()), GUIDE, Style::Dashed, vec![(0.0, 0.0), (top, top)]);
     let (sum, label) = if n > 2 {
         let sum = 2.0 * capacity_mbps / n as f64;
-        (sum, format!("their fair shares: x + y = 2C/{n} = {} Mbit/s", short(sum)))
+        (sum, format!("their fair shares while all {n} flows run: x + y = 2C/{n} = {} Mbit/s", short(sum)))
     } else {
         (capacity_mbps, format!("efficiency: x + y = {} Mbit/s", short(capacity_mbps)))
     };
@@ -67,7 +67,7 @@ mod tests {
         assert_eq!(line(5), [(0.0, 16.0), (16.0, 0.0)]);
         let f = figure("p", "t", ("a", "b"), &points, 40.0, 5);
         let s = &f.panels[0].series;
-        assert_eq!(s[1].label.as_deref(), Some("their fair shares: x + y = 2C/5 = 16 Mbit/s"));
+        assert_eq!(s[1].label.as_deref(), Some("their fair shares while all 5 flows run: x + y = 2C/5 = 16 Mbit/s"));
         assert_eq!((s[3].points.clone(), s[4].points.clone()), (vec![(1.0, 2.0)], vec![(3.0, 4.0)]), "start and end marked");
     }
 }

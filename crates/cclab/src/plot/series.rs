@@ -30,10 +30,43 @@ fn per_flow(d: &RunData, style: Style, suffix: &str, value: impl Fn(&FlowRow) ->
         .collect()
 }
 
-/// A one-panel figure of `series` over the run's time, the legend in a column of its own: a
-/// flow's line may run anywhere, so no corner is sure to be free.
+/// A figure of `series` over the run's time, the legend in a column of its own: a flow's line
+/// may run anywhere, so no corner is sure to be free. A series of more than [`ZOOM_ABOVE`]
+/// samples has more cycles than the plot has pixels and draws as a solid band, so such a run
+/// gets a second panel below: [`ZOOM_SAMPLES`] samples from the middle of the run.
 fn over_time(d: &RunData, name: &str, title: &str, y: Axis, series: Vec<Series>) -> Figure {
-    Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![Panel::new(time_axis(d), y, series).legend_outside()] }
+    let overview = Panel::new(time_axis(d), y.clone(), series.clone()).legend_outside();
+    let Some((from, to)) = zoom_window(&series) else {
+        return Figure { name: name.into(), title: title.into(), size: WIDE, panels: vec![overview] };
+    };
+    let zoomed: Vec<Series> = series
+        .into_iter()
+        .map(|s| Series { label: None, points: s.points.into_iter().filter(|p| (from..=to).contains(&p.0)).collect(), ..s })
+        .collect();
+    let zoom = Panel::new(Axis::new(&format!("{TIME}, {} to {} s", crate::table::num(from), crate::table::num(to)), from, to), y, zoomed);
+    Figure { name: name.into(), title: format!("{title}; below, {} s from the middle", crate::table::num(to - from)), size: TALL, panels: vec![overview, zoom] }
+}
+
+/// A series with more samples than this is zoomed into ([`over_time`]): about twice the
+/// plot's width in pixels.
+const ZOOM_ABOVE: usize = 2000;
+/// How many of the densest series' samples the zoom panel shows.
+const ZOOM_SAMPLES: usize = 300;
+
+/// The zoom panel's time span: [`ZOOM_SAMPLES`] of the densest series' samples (at its median
+/// spacing) centred on the middle of its run; `None` when no series is that dense.
+fn zoom_window(series: &[Series]) -> Option<(f64, f64)> {
+    let densest = series.iter().max_by_key(|s| s.points.len())?;
+    if densest.points.len() <= ZOOM_ABOVE {
+        return None;
+    }
+    let mut gaps: Vec<f64> = densest.points.windows(2).map(|w| w[1].0 - w[0].0).filter(|g| *g > 0.0).collect();
+    gaps.sort_by(f64::total_cmp);
+    let gap = *gaps.get(gaps.len() / 2)?;
+    let (first, last) = (densest.points.first()?.0, densest.points.last()?.0);
+    let width = gap * ZOOM_SAMPLES as f64;
+    let from = ((first + last) / 2.0 - width / 2.0).max(first);
+    Some((from, from + width))
 }
 
 fn max_y(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
@@ -257,6 +290,17 @@ mod tests {
         let toml = format!("duration = \"2s\"\n[link]\nrate = \"10mbit\"\nbuffer = \"{buffer}\"\n[[flows]]\ncc = \"reno\"\nrtt = \"20ms\"\n");
         let cfg = crate::scenario::Scenario::from_toml(&toml, "t.toml").unwrap().resolve().unwrap();
         RunData::from_result(&crate::run::simulate(cfg, true, "").unwrap_or_else(|e| panic!("{}", e.0)))
+    }
+
+    /// A series denser than the plot's pixels gets a zoom panel of 300 samples from the
+    /// middle of the run; a sparse one does not.
+    #[test]
+    fn dense_series_get_a_zoom_panel_from_the_middle() {
+        let series = |n: usize| vec![Series::new(Some("a".into()), color(0), Style::Line { width: 2 }, (0..n).map(|k| (k as f64 * 0.1, (k % 7) as f64)).collect())];
+        assert_eq!(zoom_window(&series(ZOOM_ABOVE)), None);
+        let (from, to) = zoom_window(&series(6000)).unwrap();
+        // 6000 samples 0.1 s apart span 0 to 599.9 s: 30 s centred on 299.95 s.
+        assert!((to - from - 30.0).abs() < 1e-9 && (from - 284.95).abs() < 1e-9, "{from} to {to}");
     }
 
     /// The buffer's size is drawn across the queue-length panel: a count of packets as it is,

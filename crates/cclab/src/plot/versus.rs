@@ -138,9 +138,14 @@ pub fn other_reference(mut figure: Figure) -> Figure {
 /// as a bar's length must.
 pub fn as_bars(mut figure: Figure) -> Figure {
     let panel = &mut figure.panels[0];
+    // With no seed's bar beside it, ours sits on its row's line.
+    let alone = panel.series.len() == 1;
     for s in &mut panel.series {
         if let Style::Points { hollow, .. } = s.style {
             s.style = Style::Bars { hollow };
+        }
+        if alone {
+            s.points.iter_mut().for_each(|p| p.1 -= OFFSET);
         }
     }
     if !panel.x.log {
@@ -241,6 +246,9 @@ mod tests {
         let p = &f.panels[0];
         assert_eq!((p.series[0].style, p.series[1].style), (Style::Bars { hollow: true }, Style::Bars { hollow: false }));
         assert_eq!(p.x.lo, 0.0);
+        // Ours alone: on the row's line.
+        let rows = [VersusRow { label: "a".into(), seed: None, ours: Some((0.34, (0.28, 0.38))) }];
+        assert_eq!(as_bars(figure("v", "t", "share", &rows, false, ("seed", "ours"))).panels[0].series[0].points, [(0.34, 0.0)]);
         let dir = tempfile::tempdir().unwrap();
         let files = f.write(dir.path()).unwrap_or_else(|e| panic!("{}", e.0));
         assert!(std::fs::metadata(&files.png).unwrap().len() > 1000);

@@ -439,11 +439,12 @@ impl DatagramSender for SabulSender {
         }
     }
 
-    /// SABUL's sender keeps no RTT estimate (the receiver's `RTT_est` never reaches it).
+    /// The last closed interval's logged rate ([`SabulInterval::measured_rate`]).
     fn logged_rate(&self) -> Option<Rate> {
         self.last_interval.map(|i| i.measured_rate)
     }
 
+    /// SABUL's sender keeps no RTT estimate (the receiver's `RTT_est` never reaches it).
     fn rtt(&self) -> Option<Time> {
         None
     }

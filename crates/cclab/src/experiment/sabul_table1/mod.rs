@@ -76,7 +76,7 @@ use super::{run_one, Claim, Options, Output, Table};
 use crate::plot::{color, Axis, Figure, Panel, PlotFiles, Series, Style, VersusRow, INK, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
-use crate::verdict::{Bound, Verdict};
+use crate::verdict::{difference_interval, Bound, Verdict};
 use crate::UserError;
 use cc::protocols::DatagramConfig;
 use cc::rate::sabul::gen_a::GenALawConfig;
@@ -761,7 +761,7 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
             num(mean(&sent(&paper[k])))
         );
         swing_claims.push(claim.because(&format!(
-            "{parts}. The seed names two causes: ERRs counted as packets sent, and SYNs a busy sender processes late, which make the measured interval random. We model the first, not the second: our senders see each SYN when it arrives, and the reverse path holds no queue, so every interval we measure is T. {}",
+            "{parts}. The logged rate swings as the rate sent does: what swings it here are real pauses in sending. The seed names two causes: ERRs counted as packets sent, and the interval measured between two SYNs as the sender processes them, which a busy sender makes random. `sabul-2003` measures between SYN arrivals, but the SYNs of these runs cross a return path with no queue and no jitter, and no busy sender delays them, so every interval it measures is T; on a loopback path with 0-20 ms of control-path jitter (cc's `sabul` module note) its logged rate swings twice as much as the rate it sends. {}",
             swing_cause(&logged(&code), &logged(&unfrozen), &logged(&paper[k]))
         )));
         if !re_reports_possible(row) {
@@ -1059,14 +1059,15 @@ fn lan_note(decreases: &[(usize, f64, f64)]) -> String {
 
 /// Which part of the 2003 code swings its logged rate, from the logged rate's σ/μ on each
 /// seed with the code, with its bookkeeping alone (freeze off) and with the law alone: a part
-/// counts where it raises the swing on every seed.
+/// raises the swing where the 95 % confidence interval of the mean difference per seed
+/// ([`difference_interval`]) lies above zero.
 fn swing_cause(code: &[f64], bookkeeping: &[f64], law: &[f64]) -> &'static str {
-    let above = |a: &[f64], b: &[f64]| !a.is_empty() && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x > y);
-    match (above(bookkeeping, law), above(code, bookkeeping)) {
-        (true, true) => "Both parts we model raise it on every seed: the ERR bookkeeping over the law, and the freeze over the bookkeeping.",
-        (true, false) => "The ERR bookkeeping raises it on every seed; the freeze adds nothing on every seed.",
-        (false, true) => "The bookkeeping alone does not raise it on every seed; the freeze after an ERR-driven decrease does, a part of the code the seed does not name among its causes.",
-        (false, false) => "Neither the bookkeeping nor the freeze raises it on every seed: the swings the seed saw need a cause we do not model, such as its random SYN timing.",
+    let raises = |a: &[f64], b: &[f64]| difference_interval(a, b).is_some_and(|(lo, _)| lo > 0.0);
+    match (raises(bookkeeping, law), raises(code, bookkeeping)) {
+        (true, true) => "Both parts raise it (95 % intervals of the mean difference per seed above zero): the ERR bookkeeping over the law, and the freeze over the bookkeeping.",
+        (true, false) => "The ERR bookkeeping raises it (the 95 % interval of the mean difference per seed above zero); the freeze does not show to.",
+        (false, true) => "The bookkeeping alone does not show to raise it (the 95 % interval of its mean difference per seed from the law's reaches zero); the freeze after an ERR-driven decrease does, a part of the code the seed does not name among its causes.",
+        (false, false) => "Neither the bookkeeping nor the freeze shows to raise it (95 % intervals of the mean differences per seed reach zero).",
     }
 }
 

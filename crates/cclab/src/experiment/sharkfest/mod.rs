@@ -280,17 +280,6 @@ fn illinois_beta(cuts: &[(f64, f64)]) -> Figure {
     }
 }
 
-/// The reno-friendliness figure's reference lines: the fair share, and the range of our own
-/// Reno's share against Reno over seeds (what a friendly algorithm's share should lie in).
-fn reno_guides(r: &Results) -> Vec<Guide> {
-    let mut guides = vec![Guide { value: 0.5, label: "fair share: 0.5".into() }];
-    if let Some(base) = r.col("reno", |x| x.reno_share).as_deref().and_then(Summary::of) {
-        guides.push(Guide { value: base.min, label: format!("ours, Reno against Reno: lowest of {} runs", base.n) });
-        guides.push(Guide { value: base.max, label: format!("ours, Reno against Reno: highest of {} runs", base.n) });
-    }
-    guides
-}
-
 fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError> {
     let dir = opts.out.join("plots");
     let ours_label = format!("ours: mean, min–max over {} runs (RNG seeds)", r.seeds);
@@ -343,7 +332,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
     }
     out.plots.push((
         "One per cent random loss, per algorithm: the talk's NewReno bound and its Westwood+ factor against ours".into(),
-        vec![crate::plot::versus_bars(&dir, "one-percent-loss", &format!("Goodput alone at 1 % random loss on {}", TESTBED.label()), "goodput (Mbit/s, log scale)", (&lossy, true), &ours_label, &lossy_guides)?],
+        vec![crate::plot::versus_lined(&dir, "one-percent-loss", &format!("Goodput alone at 1 % random loss on {}", TESTBED.label()), "goodput (Mbit/s, log scale)", (&lossy, true), &ours_label, &lossy_guides)?],
     ));
     out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![crate::plot::versus_lined(
             &dir,
@@ -352,7 +341,10 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
             "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)",
             (&bbr, false),
             &ours_label,
-            &[Guide { value: TESTBED.mbps, label: format!("the link's rate: {} Mbit/s", num(TESTBED.mbps)) }],
+            &[Guide {
+                value: TESTBED.mbps * talk::PAYLOAD_BYTES / talk::PACKET_BYTES,
+                label: format!("the most goodput the link carries: {} Mbit/s · {}/{}", num(TESTBED.mbps), num(talk::PAYLOAD_BYTES), num(talk::PACKET_BYTES)),
+            }],
         )?]));
     out.plots.push((
         "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
@@ -364,7 +356,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
             "share of the two flows' goodput (0.5 is fair)",
             &friendly,
             ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label),
-            &reno_guides(r),
+            &[Guide { value: 0.5, label: "fair share: 0.5".into() }],
         )?],
     ));
     let points: Vec<DelayPoint> = r

@@ -216,7 +216,9 @@ const IO_GRAPH_READING: f64 = 0.5;
 /// A full-sized segment as Wireshark captures it on eth0: 14 bytes of Ethernet header, 52 of IP
 /// and TCP with timestamps, and [`PAYLOAD_BYTES`] of payload (the talk's Linux hosts' MSS).
 const CAPTURED_FRAME_BYTES: f64 = 1514.0;
-const PAYLOAD_BYTES: f64 = 1448.0;
+pub(super) const PAYLOAD_BYTES: f64 = 1448.0;
+/// A full-sized packet on our link (IP and TCP headers with timestamps, and the payload).
+pub(super) const PACKET_BYTES: f64 = 1500.0;
 
 /// The goodputs an IO-graph rate `t` (Mbit/s, two figures) can stand for at random loss `p`:
 /// the graph counts frames, not payload, and a capture at the sender counts the retransmitted
@@ -250,8 +252,8 @@ fn bbr_loss(r: &Results, claims: &mut Vec<Claim>) {
             let why = match kernel {
                 Some(k) if p == 0.01 => format!(
                     "ours is {} % of the most a flow can deliver here, {} Mbit/s ({PAYLOAD_BYTES} of every 1500 bytes at {} Mbit/s, less the share p lost); Linux's own BBR (6.18) on our testbed's emulated link of the same rate, RTT, buffer and loss delivers {} Mbit/s (three 60 s runs, next row), below the band as ours is. What both lose is PROBE_RTT (a window of 4 packets for 200 ms and a round trip, every 10 s: about 3 % of the time) and Startup; the talk's kernel (4.15) postponed PROBE_RTT under loss, before 5.10, whenever a retransmission's RTT sample in whole milliseconds equalled min_rtt (commit \"tcp: only postpone PROBE_RTT if RTT is < current min_rtt estimate\"), which would save that share and bring its goodput into the band: a likely cause, not checked on a 4.15 kernel",
-                    num(mean(ours) / (TESTBED.mbps * PAYLOAD_BYTES / 1500.0 * (1.0 - p)) * 100.0),
-                    num(TESTBED.mbps * PAYLOAD_BYTES / 1500.0 * (1.0 - p)),
+                    num(mean(ours) / (TESTBED.mbps * PAYLOAD_BYTES / PACKET_BYTES * (1.0 - p)) * 100.0),
+                    num(TESTBED.mbps * PAYLOAD_BYTES / PACKET_BYTES * (1.0 - p)),
                     num(TESTBED.mbps),
                     crate::verdict::spread(&k, ""),
                 ),

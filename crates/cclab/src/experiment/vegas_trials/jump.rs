@@ -8,10 +8,11 @@
 //! every [`INTERVAL`] (the base RTT is 0.1 ms, the jump comes after two round trips):
 //!
 //! - **An undersized window, improved additively.** The window right after the jump (the first
-//!   sample out of slow start) below the window mVegas holds afterwards, its mean from
-//!   [`LATER_FROM_S`] to the end of the [`SPAN`], and as a share of it below the same share for
-//!   Vegas at its own exit from slow start: any window grows from its exit to where it settles,
-//!   and one the jump left undersized starts further below it than Vegas's, which makes no jump.
+//!   sample out of slow start) against the window mVegas holds afterwards, its mean from
+//!   [`LATER_FROM_S`] to the end of the [`SPAN`]: the deficit it starts with, 1 − after /
+//!   afterwards (none where it exits at or above it), above Vegas's at its own exit from slow
+//!   start. Any window may start below where it settles; one the jump left undersized starts
+//!   further below than Vegas's, which makes no jump.
 //! - **Catastrophically.** A window regrown `τ` after the jump costs at most `τ` of the test
 //!   at the full rate, so the seed's deficit over its test of `T` = 10 s needs
 //!   `τ ≥ (1 − x̄_mVegas/x̄_Vegas)·T` (the seed's means). `τ` is read off the run: the time from
@@ -90,8 +91,8 @@ pub fn run(runs: usize, _opts: &Options) -> Result<Jumps, UserError> {
     Ok(Jumps { trials })
 }
 
-/// The seed's explanation as verdicts: per trial, whether the jump left mVegas below the window
-/// it then grows to, and further below it than Vegas's own exit leaves Vegas (the undersized
+/// The seed's explanation as verdicts: per trial, whether the jump left mVegas with a larger
+/// deficit below the window it then holds than Vegas's own exit leaves Vegas (the undersized
 /// branch); over every run of [`TRIALS`], whether mVegas then held less
 /// than Vegas, the lasting cost the explanation needs, and the loss branch.
 pub fn claims(j: &Jumps) -> Vec<Claim> {
@@ -101,37 +102,36 @@ pub fn claims(j: &Jumps) -> Vec<Claim> {
         .trials
         .iter()
         .map(|(t, s)| {
-            // Undersized: below what mVegas holds afterwards. And the jump's doing: further below
-            // it than Vegas's own exit, which makes no jump, leaves Vegas (any window grows from
-            // its exit to where it settles), seed by seed.
-            let share = |x: &Start| x.after / x.later;
-            let (vegas, mvegas) = (field(&s[0], share), field(&s[1], share));
-            let (after, later) = (field(&s[1], |x| x.after), field(&s[1], |x| x.later));
-            let undersized = Claim::direction("", "", ("afterwards", &later), ("after the jump", &after), "segments");
-            let jumps_doing = Claim::direction("", "", ("Vegas", &vegas), ("mVegas", &mvegas), "");
-            let failed = match (undersized.holds(), jumps_doing.holds()) {
-                (false, _) => "The jump leaves mVegas at or above what it later holds on some seed: its window then shrinks, not grows",
-                _ => "The jump leaves mVegas no further below what it later holds than Vegas's own exit leaves Vegas on every seed",
-            };
-            let c = Claim::all_of(
-                &format!("trial {t}: mVegas's jump to the predicted window leaves \"a catastrophically undersized window ... improved additively\": its window right after the jump below what it holds afterwards ({span}, mean), and further below it than Vegas's right after its own exit from slow start"),
+            // The deficit a window starts with: how far below where it settles it exits slow
+            // start, 1 − after/afterwards, and none where it exits at or above it. Any window
+            // may start below where it settles; one the jump left undersized starts with a
+            // larger deficit than Vegas's, which makes no jump, seed by seed.
+            let deficit = |x: &Start| (1.0 - x.after / x.later).max(0.0);
+            let (vegas, mvegas) = (field(&s[0], deficit), field(&s[1], deficit));
+            let c = Claim::direction(
+                &format!("trial {t}: mVegas's jump to the predicted window leaves an undersized window (the first half of \"a catastrophically undersized window ... improved additively\"; the rows after judge the rest): its deficit right after the jump, 1 − after/afterwards ({span}, mean), above Vegas's right after its own exit from slow start"),
                 "\"a catastrophically undersized window (more likely)\"",
-                &[
-                    ("undersized".into(), undersized),
-                    ("the jump's doing (after / afterwards)".into(), jumps_doing),
-                ],
+                ("mVegas", &mvegas),
+                ("Vegas", &vegas),
+                "",
             );
-            let windows = |k: usize| format!("{} after its exit, {} afterwards", num(mean(&field(&s[k], |x| x.after))), num(mean(&field(&s[k], |x| x.later))));
+            let windows = |k: usize| {
+                let at = |f: fn(&Start) -> f64| num(mean(&field(&s[k], f)));
+                format!("{} in slow start's last sample, {} after its exit, {} afterwards", at(|x| x.before), at(|x| x.after), at(|x| x.later))
+            };
             let held = format!("mVegas {}; Vegas {} (segments, mean over seeds)", windows(1), windows(0));
-            if c.holds() {
-                c.because(&format!("{held}. The jump leaves mVegas below what it later holds, and further below it than Vegas's exit leaves Vegas; the next rows judge what that costs"))
-            } else {
-                c.because(&format!(
-                    "{held}. {failed}: the window both settle at is set by the delay rule, which reads the hosts' scheduling delay (up to {} ms on a {} ms base RTT) as queue",
+            let exits_above = |k: usize| s[k].iter().all(|x| x.after >= x.later);
+            let why = match (c.holds(), exits_above(1), exits_above(0)) {
+                (true, _, true) => "The jump leaves mVegas below where it settles, and Vegas exits at or above where it settles: the deficit is the jump's. The rows after judge what it costs".to_string(),
+                (true, _, false) => "The jump leaves mVegas further below where it settles than Vegas's own exit leaves Vegas. The rows after judge what it costs".to_string(),
+                (false, true, _) => format!(
+                    "mVegas exits at or above where it settles on every seed: the window then shrinks, not grows. Where both settle is set by the delay rule, which reads the hosts' scheduling delay (up to {} ms on a {} ms base RTT) as queue",
                     num(testbed::HOST_NOISE.as_millis_f64()),
                     num(testbed::FIXED_RTT.as_millis_f64())
-                ))
-            }
+                ),
+                (false, false, _) => "The jump does not leave mVegas further below where it settles than Vegas's own exit leaves Vegas on every seed".to_string(),
+            };
+            c.because(&format!("{held}. {why}"))
         })
         .collect();
     for (t, s) in &j.trials {
@@ -240,19 +240,22 @@ mod tests {
         assert!(!catastrophic(1, &[start(7.0), start(0.01)]).holds());
     }
 
-    /// The undersized branch holds only where the jump leaves mVegas below what it later holds
-    /// and further below it than Vegas's exit leaves Vegas, on every seed: both grow after
-    /// their exits, and growth alone is no sign of the jump.
+    /// The undersized branch holds only where the jump leaves mVegas a larger deficit below
+    /// what it later holds (1 − after/afterwards, none above it) than Vegas's exit leaves
+    /// Vegas, on every seed: both may grow after their exits, and growth alone is no sign of
+    /// the jump.
     #[test]
     fn the_jump_is_judged_against_vegass_own_exit() {
         let start = |after, later| Start { before: 20.0, after, later, regrown: 0.0, retransmits: 0.0 };
         let verdict = |vegas: Vec<Start>, mvegas: Vec<Start>| claims(&Jumps { trials: vec![(1, [vegas, mvegas])] })[0].holds();
-        // Both grow to twice their exit window: no sign of the jump.
+        // Both start at half of where they settle: no sign of the jump.
         assert!(!verdict(vec![start(10.0, 20.0), start(10.0, 20.0)], vec![start(5.0, 10.0), start(5.0, 10.0)]));
         // mVegas starts at a fifth of its later window, Vegas at a half.
         assert!(verdict(vec![start(10.0, 20.0), start(11.0, 20.0)], vec![start(2.0, 10.0), start(2.5, 10.0)]));
-        // Both exit above where they settle, mVegas less far: not undersized at all.
+        // Both exit above where they settle: no deficit, so not undersized.
         assert!(!verdict(vec![start(30.0, 10.0), start(30.0, 10.0)], vec![start(15.0, 10.0), start(15.0, 10.0)]));
+        // Vegas exits above where it settles, mVegas below: the deficit is the jump's.
+        assert!(verdict(vec![start(60.0, 36.0), start(62.0, 36.0)], vec![start(19.0, 36.0), start(20.0, 36.0)]));
     }
 
     fn series_only_slow_start(r: &mut RunResult) {
