@@ -70,6 +70,7 @@
 //! flow's mean interval between two reports of one missing number, against `RTT_est` and the
 //! code's 20 ms ERR tick ([`err_interval`]).
 
+mod control_jitter;
 mod mimd;
 
 use super::{run_one, Claim, Options, Output, Table};
@@ -297,6 +298,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.extend(err_tables);
     out.plots.push(("The 2003 code's sending rates over time (sabul-2003), RNG seed 1: the swings the seed's §3 puts down to SABUL's implementation".into(), code_figures));
     out.notes.push(lan);
+    out.tables.push(control_jitter::table(secs, seeds)?);
 
     // The verdicts.
     let similar = ROWS.iter().filter(|r| r.one_interval()).map(|r| sim::jain_index(&r.seed_mbit)).fold(1.0, f64::min);
@@ -761,7 +763,7 @@ fn err_count(opts: &Options, secs: u64, seeds: u64, paper: &[Vec<ErrCount>]) -> 
             num(mean(&sent(&paper[k])))
         );
         swing_claims.push(claim.because(&format!(
-            "{parts}. The logged rate swings as the rate sent does: what swings it here are real pauses in sending. The seed names two causes: ERRs counted as packets sent, and the interval measured between two SYNs as the sender processes them, which a busy sender makes random. `sabul-2003` measures between SYN arrivals, but the SYNs of these runs cross a return path with no queue and no jitter, and no busy sender delays them, so every interval it measures is T; on a loopback path with 0-20 ms of control-path jitter (cc's `sabul` module note) its logged rate swings twice as much as the rate it sends. {}",
+            "{parts}. The logged rate swings as the rate sent does: what swings it here are real pauses in sending. The seed names two causes: ERRs counted as packets sent, and the interval measured between two SYNs as the sender processes them, which a busy sender makes random. `sabul-2003` measures between SYN arrivals, but the SYNs of these runs cross a return path with no queue and no jitter, and no busy sender delays them, so every interval it measures is T; on a loopback path with 0-20 ms of control-path jitter (cc's `sabul` module note) its logged rate swings twice as much as the rate it sends, but the same jitter on these rows (the probe table) leaves the logged rate at the rate sent. {}",
             swing_cause(&logged(&code), &logged(&unfrozen), &logged(&paper[k]))
         )));
         if !re_reports_possible(row) {
