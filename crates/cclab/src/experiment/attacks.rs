@@ -435,15 +435,16 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         0,
         (
         "The attacks' effect: the attacker's goodput over the honest flow's, attacked against an honest pair".into(),
-        vec![crate::plot::versus_against(
-            &opts.out.join("plots"),
+        vec![crate::plot::Versus::new(
             "attacker-over-honest",
             &format!("Attacker's goodput / honest flow's: mean and min–max over {seeds} runs of {secs} s, optimistic ACKing {OPTIMISTIC_SECS} s (1 is a fair share)"),
             "attacker's goodput / honest flow's goodput (log)",
             &ratios,
-            true,
-            ("no attack (honest pair)", "attacked"),
-        )?],
+        )
+        .log()
+        .against("no attack (honest pair)")
+        .ours("attacked")
+        .write(&opts.out.join("plots"))?],
         ),
     );
     out.claims.extend(cost);

@@ -262,15 +262,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         let unit = if m.unit == "count" { String::new() } else { format!(" ({})", m.unit) };
         let name = format!("versus-{}", m.metric.replace(' ', "-"));
         let labels = (&*format!("kernel: mean, min–max over {kernel_runs} runs"), &*format!("ours: mean, min–max over {sim_seeds} runs (RNG seeds)"));
-        figures.push(crate::plot::versus_against(
-            &opts.out.join("plots"),
-            &name,
-            &format!("{}: the kernel against ours, relative to the kernel's mean", m.metric),
-            &format!("{}{unit}: difference from the kernel's mean (%)", m.metric),
-            rows,
-            false,
-            labels,
-        )?);
+        let (title, axis) = (format!("{}: the kernel against ours, relative to the kernel's mean", m.metric), format!("{}{unit}: difference from the kernel's mean (%)", m.metric));
+        figures.push(crate::plot::Versus::new(&name, &title, &axis, rows).against(labels.0).ours(labels.1).write(&opts.out.join("plots"))?);
     }
     out.plots.push(("Ours against the kernel".into(), figures));
     out.notes.push(

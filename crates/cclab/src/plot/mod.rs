@@ -9,7 +9,7 @@
 //! - `throughput-delay`: throughput against 95th-percentile delay, Pantheon's plot;
 //! - `scan-window`: a scanner's group probe window and threshold over a scan, per variant
 //!   (seed 000's graphs);
-//! - [`versus`]: ours against a seed's figures, each with its spread, for the experiments' reports.
+//! - [`Versus`]: ours against a seed's figures, each with its spread, for the experiments' reports.
 //!
 //! Same data, same bytes: nothing in the files depends on the clock or the machine.
 
@@ -26,7 +26,7 @@ pub use chart::PlotFiles;
 pub use data::RunData;
 pub use chart::{color, Axis, Figure, Legend, Marker, Panel, Series, Style, GUIDE, INK, TALL, WIDE};
 pub use scatter::DelayPoint;
-pub use versus::{as_bars, other_reference, with_guides, Guide, VersusRow};
+pub use versus::{Guide, Versus, VersusRow};
 
 use crate::UserError;
 use std::path::Path;
@@ -50,42 +50,6 @@ pub fn plot_result(dir: &Path, r: &sim::RunResult) -> Result<Vec<PlotFiles>, Use
 /// better is up and to the right). `axes` = (rate axis label, delay axis label) with units.
 pub fn throughput_delay(dir: &Path, name: &str, title: &str, axes: (&str, &str), points: &[DelayPoint]) -> Result<PlotFiles, UserError> {
     scatter::figure(name, title, axes, points).write(dir)
-}
-
-/// Ours against the seed's, one row per figure (see [`VersusRow`]), written into `dir`.
-pub fn versus(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, ours_label: &str) -> Result<PlotFiles, UserError> {
-    versus::figure(name, title, value_axis, rows, log, (SEED, ours_label)).write(dir)
-}
-
-/// The legend of a seed's own figures in [`versus`] plots.
-pub const SEED: &str = "source document (the seed)";
-
-/// [`versus`] with reference lines across its rows (no speed-up, the link's capacity); `log`
-/// as in [`versus`].
-pub fn versus_lined(dir: &Path, name: &str, title: &str, value_axis: &str, (rows, log): (&[VersusRow], bool), ours_label: &str, guides: &[Guide]) -> Result<PlotFiles, UserError> {
-    with_guides(versus::figure(name, title, value_axis, rows, log, (SEED, ours_label)), guides).write(dir)
-}
-
-/// [`versus`] as bars, the seed's outlined and ours filled, with reference lines; `log` as in
-/// [`versus`] (bars then start at the axis' left edge).
-pub fn versus_bars(dir: &Path, name: &str, title: &str, value_axis: &str, (rows, log): (&[VersusRow], bool), ours_label: &str, guides: &[Guide]) -> Result<PlotFiles, UserError> {
-    with_guides(as_bars(versus::figure(name, title, value_axis, rows, log, (SEED, ours_label))), guides).write(dir)
-}
-
-/// [`versus_against`] with reference lines across its rows (a fair share, a threshold).
-pub fn versus_guided(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], labels: (&str, &str), guides: &[Guide]) -> Result<PlotFiles, UserError> {
-    with_guides(other_reference(versus::figure(name, title, value_axis, rows, false, labels)), guides).write(dir)
-}
-
-/// [`versus`] against another reference than a seed (a law, the kernel's runs), drawn as grey
-/// hollow triangles: `labels` = (the reference's legend, ours); `log` as in [`versus`].
-pub fn versus_against(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, labels: (&str, &str)) -> Result<PlotFiles, UserError> {
-    other_reference(versus::figure(name, title, value_axis, rows, log, labels)).write(dir)
-}
-
-/// [`versus`] with the seed's legend worded by the caller (e.g. how many runs its range spans).
-pub fn versus_labelled(dir: &Path, name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, labels: (&str, &str)) -> Result<PlotFiles, UserError> {
-    versus::figure(name, title, value_axis, rows, log, labels).write(dir)
 }
 
 /// A scanner's group window (black) and threshold (grey) over time, one panel per

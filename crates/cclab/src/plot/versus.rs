@@ -5,7 +5,104 @@
 //! verdict tests). Rows run top to bottom in the order given, so
 //! a seed's table reads down the plot as it reads down the page.
 
-use super::chart::{color, Axis, Figure, Marker, Panel, Series, Style, GUIDE, INK};
+use super::chart::{color, Axis, Figure, Marker, Panel, PlotFiles, Series, Style, GUIDE, INK};
+use crate::UserError;
+use std::path::Path;
+
+/// The legend of a seed's own figures, unless the caller words it (see [`Versus::seed`]).
+pub const SEED: &str = "source document (the seed)";
+
+/// One ours-against-a-reference figure, built up and then written:
+///
+/// ```ignore
+/// Versus::new("total-packets", title, axis, &rows).log().bars().ours(label).guides(lines).write(dir)?
+/// ```
+///
+/// By default the hollow marks are the seed's own figures (black squares, legend [`SEED`]), the
+/// value axis is linear and the marks are dots.
+#[derive(Clone, Debug)]
+pub struct Versus<'a> {
+    name: &'a str,
+    title: &'a str,
+    value_axis: &'a str,
+    rows: &'a [VersusRow],
+    log: bool,
+    reference: Reference,
+    ours: String,
+    bars: bool,
+    guides: Vec<Guide>,
+}
+
+/// What the hollow marks are.
+#[derive(Clone, Debug, PartialEq)]
+enum Reference {
+    /// The seed's own figures, with their legend.
+    Seed(String),
+    /// Any other reference (a law, a model, the kernel's runs, an honest baseline).
+    Other(String),
+}
+
+impl<'a> Versus<'a> {
+    /// `value_axis` names the quantity with its unit; rows run top to bottom in the order given.
+    pub fn new(name: &'a str, title: &'a str, value_axis: &'a str, rows: &'a [VersusRow]) -> Self {
+        Versus { name, title, value_axis, rows, log: false, reference: Reference::Seed(SEED.into()), ours: "ours".into(), bars: false, guides: Vec::new() }
+    }
+
+    /// The value axis on a log scale (the marks must then be above zero; a whisker reaching
+    /// zero or below runs to the axis' left edge).
+    pub fn log(self) -> Self {
+        Versus { log: true, ..self }
+    }
+
+    /// Our legend, saying what our spread is (e.g. "ours: mean, min–max over 5 runs").
+    pub fn ours(self, label: impl Into<String>) -> Self {
+        Versus { ours: label.into(), ..self }
+    }
+
+    /// The seed's legend worded by the caller (e.g. how many runs its range spans).
+    pub fn seed(self, label: impl Into<String>) -> Self {
+        Versus { reference: Reference::Seed(label.into()), ..self }
+    }
+
+    /// The hollow marks are another reference than the seed's (a law, the kernel's runs, an
+    /// honest baseline), named by `label`: drawn as grey hollow triangles, so that a hollow
+    /// black square always means the seed's own figure.
+    pub fn against(self, label: impl Into<String>) -> Self {
+        Versus { reference: Reference::Other(label.into()), ..self }
+    }
+
+    /// Bars instead of dots, the reference's outlined and ours filled, each from zero with its
+    /// range as a whisker: for counts a talk's slides show as bars. A linear axis then starts
+    /// at zero, as a bar's length must; on a log axis bars start at its left edge.
+    pub fn bars(self) -> Self {
+        Versus { bars: true, ..self }
+    }
+
+    /// Reference lines across every row (a fair share, a threshold, a buffer's size).
+    pub fn guides(self, guides: Vec<Guide>) -> Self {
+        Versus { guides, ..self }
+    }
+
+    /// The figure, not yet written.
+    pub fn figure(&self) -> Figure {
+        let reference = match &self.reference {
+            Reference::Seed(label) | Reference::Other(label) => label.as_str(),
+        };
+        let mut f = figure(self.name, self.title, self.value_axis, self.rows, self.log, (reference, &self.ours));
+        if matches!(self.reference, Reference::Other(_)) {
+            f = other_reference(f);
+        }
+        if self.bars {
+            f = as_bars(f);
+        }
+        with_guides(f, &self.guides)
+    }
+
+    /// The figure written into `dir` as PNG and SVG.
+    pub fn write(&self, dir: &Path) -> Result<PlotFiles, UserError> {
+        self.figure().write(dir)
+    }
+}
 
 /// One row: what it is, the seed's value (and range), and ours (mean and spread).
 #[derive(Clone, Debug, PartialEq)]
@@ -28,7 +125,7 @@ const ZOOM_BELOW: f64 = 0.5;
 /// must then be above zero; a whisker reaching zero or below runs to the axis' left edge); `ours_label` says what our spread is, e.g. "ours: mean, min–max
 /// over 5 seeds"; `reference_label` names the hollow squares ("seed", or "kernel" where the
 /// reference is the kernel's runs).
-pub fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, (reference_label, ours_label): (&str, &str)) -> Figure {
+fn figure(name: &str, title: &str, value_axis: &str, rows: &[VersusRow], log: bool, (reference_label, ours_label): (&str, &str)) -> Figure {
     let values = rows.iter().flat_map(|r| {
         let seed = r.seed.map(|(v, range)| [Some(v), range.map(|x| x.0), range.map(|x| x.1)]).unwrap_or_default();
         let ours = r.ours.map(|(v, (lo, hi))| [Some(v), Some(lo), Some(hi)]).unwrap_or_default();
@@ -100,7 +197,7 @@ pub struct Guide {
 
 /// `figure` with `guides` drawn over its rows, each in its own colour (after the seed's ink
 /// and our colour 0); the value axis widens to take them in.
-pub fn with_guides(mut figure: Figure, guides: &[Guide]) -> Figure {
+fn with_guides(mut figure: Figure, guides: &[Guide]) -> Figure {
     let panel = &mut figure.panels[0];
     let rows = panel.y.categories.len() as f64;
     for (k, g) in guides.iter().enumerate() {
@@ -124,7 +221,7 @@ pub fn with_guides(mut figure: Figure, guides: &[Guide]) -> Figure {
 /// `figure` with a reference that is not the seed's (a law, a model, another paper, the
 /// kernel's runs, an honest baseline): its marks become grey hollow triangles, so that a
 /// hollow black square always means the seed's own figure.
-pub fn other_reference(mut figure: Figure) -> Figure {
+fn other_reference(mut figure: Figure) -> Figure {
     let panel = &mut figure.panels[0];
     if let Some(s) = panel.series.iter_mut().find(|s| s.style == (Style::Points { marker: Marker::Square, hollow: true })) {
         s.style = Style::Points { marker: Marker::Triangle, hollow: true };
@@ -136,7 +233,7 @@ pub fn other_reference(mut figure: Figure) -> Figure {
 /// `figure` drawn as bars, the seed's outlined and ours filled, each from zero with its range
 /// as a whisker: for counts a talk's slides show as bars. A linear axis then starts at zero,
 /// as a bar's length must.
-pub fn as_bars(mut figure: Figure) -> Figure {
+fn as_bars(mut figure: Figure) -> Figure {
     let panel = &mut figure.panels[0];
     // With no seed's bar beside it, ours sits on its row's line.
     let alone = panel.series.len() == 1;
@@ -261,6 +358,25 @@ mod tests {
         let p = &f.panels[0];
         assert_eq!((p.series[0].style, p.series[0].color), (Style::Points { marker: Marker::Triangle, hollow: true }, GUIDE));
         assert_eq!(p.series[1].style, Style::Points { marker: Marker::Circle, hollow: false });
+    }
+
+    /// The builder composes its steps: another reference, drawn as bars, with a guide, on a
+    /// log axis; and by default the seed's legend, dots and a linear axis.
+    #[test]
+    fn the_builder_composes_reference_bars_guides_and_axis() {
+        let rows = rows();
+        let f = Versus::new("v", "t", "Mbit/s", &rows).log().against("law").ours("ours: mean").bars().guides(vec![Guide { value: 5000.0, label: "cap".into() }]).figure();
+        let p = &f.panels[0];
+        assert!(p.x.log && p.x.hi >= 4.0, "the guide at 5000 widens the axis to 10^4: {}", p.x.hi);
+        assert_eq!((p.series[0].label.as_deref(), p.series[0].style, p.series[0].color), (Some("law"), Style::Bars { hollow: true }, GUIDE));
+        assert_eq!((p.series[1].label.as_deref(), p.series[1].style), (Some("ours: mean"), Style::Bars { hollow: false }));
+        assert_eq!(p.series[2].label.as_deref(), Some("cap"));
+        let f = Versus::new("v", "t", "Mbit/s", &rows).figure();
+        let p = &f.panels[0];
+        assert!(!p.x.log);
+        assert_eq!(p.series.len(), 2);
+        assert_eq!((p.series[0].label.as_deref(), p.series[0].style, p.series[0].color), (Some(SEED), Style::Points { marker: Marker::Square, hollow: true }, INK));
+        assert_eq!(p.series[1].label.as_deref(), Some("ours"));
     }
 
     #[test]

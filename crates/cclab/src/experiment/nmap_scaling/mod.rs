@@ -505,7 +505,10 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             out.plots.push((
                 "packet_ratio of the 10000-address scan, ours (scaled-wiki) against the seed's".into(),
                 // Largest first, so that the legend (lower right) sits beside the smallest values.
-                vec![plot::versus(&plots, "versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled, the seed's rule)", "packet_ratio = probes_sent / probes_replied_to (log scale)", &ratio_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?],
+                vec![plot::Versus::new("versus-packet-ratio", "packet_ratio, 10000 addresses: the source page against ours (scaled, the seed's rule)", "packet_ratio = probes_sent / probes_replied_to (log scale)", &ratio_rows)
+                    .log()
+                    .ours(format!("ours ({check_s}): mean, 95 % prediction interval"))
+                    .write(&plots)?],
             ));
         }
     }
@@ -708,16 +711,14 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         (
             "Ours against the seed's".into(),
             vec![
-                plot::versus(&plots, "versus-scan-time", "Scan time: the source page against ours (unscaled and scaled, the seed's rule)", "scan time (s)", &time_rows, true, &format!("ours ({check_s}): mean, 95 % prediction interval"))?,
-                plot::versus_lined(
-                    &plots,
-                    "versus-speedup",
-                    "Speed-up, unscaled / scaled time: the source page against ours (the fitted workload marked)",
-                    "unscaled time / scaled time",
-                    (&speedup_rows, false),
-                    &format!("ours ({check_s}): mean, 95 % prediction interval"),
-                    &[plot::Guide { value: 1.0, label: "no speed-up: 1".into() }],
-                )?,
+                plot::Versus::new("versus-scan-time", "Scan time: the source page against ours (unscaled and scaled, the seed's rule)", "scan time (s)", &time_rows)
+                    .log()
+                    .ours(format!("ours ({check_s}): mean, 95 % prediction interval"))
+                    .write(&plots)?,
+                plot::Versus::new("versus-speedup", "Speed-up, unscaled / scaled time: the source page against ours (the fitted workload marked)", "unscaled time / scaled time", &speedup_rows)
+                    .ours(format!("ours ({check_s}): mean, 95 % prediction interval"))
+                    .guides(vec![plot::Guide { value: 1.0, label: "no speed-up: 1".into() }])
+                    .write(&plots)?,
             ],
         ),
     );

@@ -442,15 +442,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             ))
         });
     }
-    let files = crate::plot::versus(
-        &opts.out.join("plots"),
-        "versus-seed",
-        "Each flow's share of the three: seed 001's Table 1 against ours",
-        "share of the three flows' average sending rates",
-        &versus,
-        false,
-        &format!("ours: mean, 95 % prediction interval for one more run (the verdict's test), {seeds} runs"),
-    )?;
+    let files = crate::plot::Versus::new("versus-seed", "Each flow's share of the three: seed 001's Table 1 against ours", "share of the three flows' average sending rates", &versus)
+        .ours(format!("ours: mean, 95 % prediction interval for one more run (the verdict's test), {seeds} runs"))
+        .write(&opts.out.join("plots"))?;
     out.plots.insert(0, ("Ours against the seed's".into(), vec![files]));
     let growth: Vec<String> =
         [600, 400, 200].iter().zip(ROWS[1].init_mbit).map(|(&t, r)| format!("T = {t} ms at {r} Mb/s: {:.2} %/s", 100.0 * gen_c_growth_per_s(t, r))).collect();

@@ -442,7 +442,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         ("versus-seed-ratio", "Seed 003's ~700 % against ours: SACKEXP's goodput over TCP SACK's at p = 20 %", "SACKEXP / TCP SACK goodput (log scale)", &ratio_rows, true),
         ("versus-seed-fractions", "Seed 003's figures at p = 0.1 % against ours (judged at 60 ms)", "goodput over lossless goodput, or efficiency (goodput / throughput)", &versus, false),
     ];
-    let files = figures.into_iter().map(|(name, title, axis, rows, log)| crate::plot::versus(&plots, name, title, axis, rows, log, &ours_label)).collect::<Result<Vec<_>, _>>()?;
+    let files = figures.into_iter().map(|(name, title, axis, rows, log)| { let v = crate::plot::Versus::new(name, title, axis, rows).ours(&ours_label); if log { v.log() } else { v }.write(&plots) }).collect::<Result<Vec<_>, _>>()?;
     out.plots.push(("Ours against the seed's".into(), files));
     let mut figures = Vec::new();
     for &rtt in rtts {

@@ -32,7 +32,7 @@ mod startup_exit;
 mod talk;
 
 use super::{Options, Output, Table};
-use crate::plot::{color, Axis, DelayPoint, Figure, Guide, Marker, Panel, Series, Style, VersusRow, WIDE};
+use crate::plot::{color, Axis, DelayPoint, Figure, Guide, Marker, Panel, Series, Style, Versus, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
 use crate::UserError;
@@ -305,23 +305,21 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
     friendly.push(ours_row(format!("NewReno vs NewReno, {}", SCALABLE_LINK.label()), None, &r.scalable_link.1));
     friendly.push(ours_row(format!("Compound vs Reno, {}", COMPOUND_LINK.label()), None, &r.compound_link.0));
     friendly.push(ours_row(format!("Reno vs Reno, {}", COMPOUND_LINK.label()), None, &r.compound_link.1));
-    let v = |name: &str, title: &str, axis: &str, rows: &[VersusRow]| crate::plot::versus(&dir, name, title, axis, rows, false, &ours_label);
     out.plots.push((
         "Collateral damage per algorithm: the talk's slides against ours (the talk's packet totals exceed what its link can carry even with an ACK per frame: what its capture counted is not found, see the verdicts)".into(),
         vec![
-            crate::plot::versus_bars(&dir, "collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone on {}", TESTBED.label()), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", (&damage, false), &ours_label, &[])?,
-            crate::plot::versus_bars(
-                &dir,
-                "total-packets",
-                &format!("Packets in those {ALONE_S} s"),
-                "thousands of packets (ours: data + ACKs, each once)",
-                (&packets, false),
-                &ours_label,
-                &[
+            Versus::new("collateral-damage", &format!("Buffer overflows in {ALONE_S} s alone on {}", TESTBED.label()), "overflows (ours: loss episodes; the talk's Vegas \"almost unnoticeable\" drawn at 0)", &damage)
+                .bars()
+                .ours(&ours_label)
+                .write(&dir)?,
+            Versus::new("total-packets", &format!("Packets in those {ALONE_S} s"), "thousands of packets (ours: data + ACKs, each once)", &packets)
+                .bars()
+                .ours(&ours_label)
+                .guides(vec![
                     Guide { value: talk::most_frames_alone() / 1e3, label: format!("the most full-sized frames {} carries in {ALONE_S} s", TESTBED.label()) },
                     Guide { value: 2.0 * talk::most_frames_alone() / 1e3, label: "twice that: each frame and an ACK for it".into() },
-                ],
-            )?,
+                ])
+                .write(&dir)?,
         ],
     ));
     // The talk's two figures at 1 % loss, as lines across every algorithm's goodput there.
@@ -332,32 +330,26 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
     }
     out.plots.push((
         "One per cent random loss, per algorithm: the talk's NewReno bound and its Westwood+ factor against ours".into(),
-        vec![crate::plot::versus_lined(&dir, "one-percent-loss", &format!("Goodput alone at 1 % random loss on {}", TESTBED.label()), "goodput (Mbit/s, log scale)", (&lossy, true), &ours_label, &lossy_guides)?],
+        vec![Versus::new("one-percent-loss", &format!("Goodput alone at 1 % random loss on {}", TESTBED.label()), "goodput (Mbit/s, log scale)", &lossy).log().ours(&ours_label).guides(lossy_guides).write(&dir)?],
     ));
-    out.plots.push(("BBR under random loss: the talk's IO graphs against ours".into(), vec![crate::plot::versus_lined(
-            &dir,
-            "bbr-loss",
-            &format!("BBR alone under random loss on {}", TESTBED.label()),
-            "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)",
-            (&bbr, false),
-            &ours_label,
-            &[Guide {
-                value: TESTBED.mbps * talk::PAYLOAD_BYTES / talk::PACKET_BYTES,
-                label: format!("the most goodput the link carries: {} Mbit/s · {}/{}", num(TESTBED.mbps), num(talk::PAYLOAD_BYTES), num(talk::PACKET_BYTES)),
-            }],
-        )?]));
+    let bbr_title = format!("BBR alone under random loss on {}", TESTBED.label());
+    let ceiling = Guide {
+        value: TESTBED.mbps * talk::PAYLOAD_BYTES / talk::PACKET_BYTES,
+        label: format!("the most goodput the link carries: {} Mbit/s · {}/{}", num(TESTBED.mbps), num(talk::PAYLOAD_BYTES), num(talk::PACKET_BYTES)),
+    };
+    let bbr_axis = "goodput (Mbit/s; the talk's IO-graph rates as the goodputs they can stand for; no figure at 20 %)";
+    out.plots.push((
+        "BBR under random loss: the talk's IO graphs against ours".into(),
+        vec![Versus::new("bbr-loss", &bbr_title, bbr_axis, &bbr).ours(&ours_label).guides(vec![ceiling]).write(&dir)?],
+    ));
     out.plots.push((
         "Reno friendliness per algorithm, against the spread of Reno's own share (the talk shows graphs, no figures)".into(),
         // The one reference figure here is the kernel's, not the talk's.
-        vec![crate::plot::versus_guided(
-            &dir,
-            "reno-friendliness",
-            "Share against one Reno flow, second half",
-            "share of the two flows' goodput (0.5 is fair)",
-            &friendly,
-            ("Linux Reno against Reno: 6 kernel runs on our testbed", &ours_label),
-            &[Guide { value: 0.5, label: "fair share: 0.5".into() }],
-        )?],
+        vec![Versus::new("reno-friendliness", "Share against one Reno flow, second half", "share of the two flows' goodput (0.5 is fair)", &friendly)
+            .against("Linux Reno against Reno: 6 kernel runs on our testbed")
+            .ours(&ours_label)
+            .guides(vec![Guide { value: 0.5, label: "fair share: 0.5".into() }])
+            .write(&dir)?],
     ));
     let points: Vec<DelayPoint> = r
         .rows
@@ -380,7 +372,7 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         .collect();
     out.plots.push((
         "Oscillation: the window's σ/μ alone, per algorithm (the talk: loss-based \"inevitable high oscillation\", Vegas \"very smooth\")".into(),
-        vec![v("window-oscillation", &format!("The window's σ/μ over the second half of {} s alone on {}", qualities::LONG_S, TESTBED.label()), "σ/μ of the window (0: constant)", &oscillation)?],
+        vec![Versus::new("window-oscillation", &format!("The window's σ/μ over the second half of {} s alone on {}", qualities::LONG_S, TESTBED.label()), "σ/μ of the window (0: constant)", &oscillation).ours(&ours_label).write(&dir)?],
     ));
     out.plots.push((
         "The \"Late news\" slide: slow start's overshoot against the RTT, BDP + B and the law for slow start's bursts".into(),
@@ -395,15 +387,10 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         .collect();
     out.plots.push((
         "Large buffers: Reno's mean RTT over whole sawtooth cycles against the law (7/9)(B + BDP)/C (the talk: \"high latency, 'bufferbloat'\")".into(),
-        vec![crate::plot::versus_against(
-            &dir,
-            "bufferbloat",
-            &format!("Reno alone on {}, {} s", qualities::BLOAT_LINK.label(), qualities::BLOAT_S),
-            "mean RTT (ms)",
-            &bloat,
-            false,
-            ("law: (7/9)(B + BDP)/C", &ours_label),
-        )?],
+        vec![Versus::new("bufferbloat", &format!("Reno alone on {}, {} s", qualities::BLOAT_LINK.label(), qualities::BLOAT_S), "mean RTT (ms)", &bloat)
+            .against("law: (7/9)(B + BDP)/C")
+            .ours(&ours_label)
+            .write(&dir)?],
     ));
     let b = &r.bbr_v2;
     let ecn: Vec<VersusRow> = bbr_v2::ECN_ALGORITHMS
@@ -414,18 +401,14 @@ fn plots(r: &Results, opts: &Options, out: &mut Output) -> Result<(), UserError>
         .collect();
     out.plots.push((
         "The BBR v2 slides' ECN row: the queue five flows keep under DCTCP's step marking, with ECN-capable packets and without".into(),
-        vec![crate::plot::versus_guided(
-            &dir,
-            "ecn-queue",
-            &format!("Five flows on {}, one BDP, marking at K = {} packets", bbr_v2::ECN_LINK.label(), num(bbr_v2::ecn_k())),
-            "mean queue over the second half (packets)",
-            &ecn,
-            ("", &ours_label),
-            &[
+        // No reference figures here: ours alone against the threshold and the buffer.
+        vec![Versus::new("ecn-queue", &format!("Five flows on {}, one BDP, marking at K = {} packets", bbr_v2::ECN_LINK.label(), num(bbr_v2::ecn_k())), "mean queue over the second half (packets)", &ecn)
+            .ours(&ours_label)
+            .guides(vec![
                 Guide { value: bbr_v2::ecn_k(), label: format!("marking threshold K = ⌈BDP/7⌉ = {} packets", num(bbr_v2::ecn_k())) },
                 Guide { value: bbr_v2::ECN_LINK.bdp_segments(), label: format!("buffer: one BDP, {} packets", num(bbr_v2::ECN_LINK.bdp_segments())) },
-            ],
-        )?],
+            ])
+            .write(&dir)?],
     ));
     let scatter = crate::plot::throughput_delay(&dir, "throughput-delay", &format!("Alone on {}, 1 BDP: the mean over {} runs (RNG seeds), each run hollow", TESTBED.label(), r.seeds), ("goodput (Mbit/s)", "95th-percentile RTT (ms)"), &points)?;
     out.plots.insert(0, ("Goodput against delay, one point per algorithm (Pantheon's plot)".into(), vec![scatter]));

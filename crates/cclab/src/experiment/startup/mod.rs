@@ -334,15 +334,8 @@ fn delay_versus(rows: &[Row], seeds: u64, dir: &std::path::Path) -> Result<crate
             versus.push(crate::plot::VersusRow { label: format!("{startup}, {} by {} ms", rate_label(r.rate_bps), r.rtt_ms), seed: paper, ours: Some((s.mean, (s.min, s.max))) });
         }
     }
-    crate::plot::versus_against(
-        dir,
-        "versus-added-delay",
-        &format!("Largest queueing delay a starting flow adds, one-BDP buffer (ours: {})", if seeds == 1 { "one seed".to_string() } else { format!("mean, min–max over {seeds} seeds") }),
-        "largest queueing delay in start-up (ms, log)",
-        &versus,
-        true,
-        ("the paper: 2–3 ms at a 20 ms RTT", "ours"),
-    )
+    let title = format!("Largest queueing delay a starting flow adds, one-BDP buffer (ours: {})", if seeds == 1 { "one seed".to_string() } else { format!("mean, min–max over {seeds} seeds") });
+    crate::plot::Versus::new("versus-added-delay", &title, "largest queueing delay in start-up (ms, log)", &versus).log().against("the paper: 2–3 ms at a 20 ms RTT").write(dir)
 }
 
 /// RFC 9406's HyStart++: no drop in start-up, on every link and seed.

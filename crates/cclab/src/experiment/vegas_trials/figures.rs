@@ -10,15 +10,11 @@ use std::path::Path;
 /// Every cell, the seed's mean and range beside ours (log axis: the trials span 7 to 300
 /// Mbit/s).
 pub fn versus(dir: &Path, rows: &[VersusRow], runs: usize) -> Result<PlotFiles, UserError> {
-    crate::plot::versus_labelled(
-        dir,
-        "vegas-trials-versus-seed",
-        "iperf's rate per trial and algorithm: the seed's five runs against ours",
-        "iperf's rate (received, Mbit/s, log scale)",
-        rows,
-        true,
-        ("the seed: mean, min–max of its 5 runs", &format!("ours: mean, min–max over {runs} runs (RNG seeds)")),
-    )
+    crate::plot::Versus::new("vegas-trials-versus-seed", "iperf's rate per trial and algorithm: the seed's five runs against ours", "iperf's rate (received, Mbit/s, log scale)", rows)
+        .log()
+        .seed("the seed: mean, min–max of its 5 runs")
+        .ours(format!("ours: mean, min–max over {runs} runs (RNG seeds)"))
+        .write(dir)
 }
 
 /// Mean throughput (with min–max bars) against the upper bound of the host noise, one series
