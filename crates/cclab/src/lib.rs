@@ -21,6 +21,7 @@ pub mod bench;
 pub mod bench_net;
 pub mod bench_scan;
 pub mod experiment;
+pub mod finding;
 pub mod kernel_run;
 pub mod output;
 pub mod net_cmd;

@@ -9,6 +9,7 @@
 //! elements) and `data-images-loaded` (those that decoded) on `<body>`, so that a headless
 //! browser's DOM dump shows whether every image is there.
 
+use crate::finding::Finding;
 use crate::plot::PlotFiles;
 use crate::verdict::{tally, Claim, Verdict};
 use crate::UserError;
@@ -32,6 +33,7 @@ enum Block {
     Code { text: String },
     Table { title: String, header: Vec<String>, rows: Vec<Vec<Cell>> },
     Image { caption: String, src: String },
+    Findings { findings: Vec<Finding> },
     Claims { reference: String, measured: String, claims: Vec<Claim>, explained: Vec<Explained>, notes: Vec<Explained>, holds: usize, judged: usize, not_settled: usize, conforms: usize, fitted: usize, not_comparable: usize },
 }
 
@@ -121,6 +123,13 @@ impl Section {
             self.image(&p.title, &p.png)?;
         }
         Ok(self)
+    }
+
+    /// The seed's main findings, each with its outcome, the verdict rows that decide it and
+    /// what we found (rows coloured by outcome).
+    pub fn findings(&mut self, findings: &[Finding]) -> &mut Self {
+        self.blocks.push(Block::Findings { findings: findings.to_vec() });
+        self
     }
 
     /// The verdict table: each claim of the seed, ours, the test and the verdict (rows

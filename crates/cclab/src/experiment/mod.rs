@@ -40,12 +40,18 @@ pub struct Options {
 #[derive(Clone, Debug, Default)]
 pub struct Output {
     pub tables: Vec<Table>,
-    /// The seed's claims with ours and a verdict each: the report opens with them.
+    /// The seed's main findings, each judged from the rows of `claims` that decide it: the
+    /// report opens with them, before the verdict table.
+    pub findings: Vec<crate::finding::Finding>,
+    /// The seed's claims with ours and a verdict each.
     pub claims: Vec<Claim>,
     /// The seed's statements about its own data checked on that data alone (no run of ours
     /// enters them): shown in a table of their own, outside the tally of `claims`, which
     /// counts what our runs reproduce.
     pub seed_readings: Vec<Claim>,
+    /// Ours against another reference than the seed (the kernel's runs on our testbed): no
+    /// claim of the seed's, so shown in a table of their own, outside the tally of `claims`.
+    pub references: Vec<Claim>,
     /// What the claims' reference figures are, where not a seed's (the `twin` experiment's
     /// are the kernel's runs): heads their column in the report.
     pub reference: Option<&'static str>,
@@ -105,7 +111,7 @@ pub const EXPERIMENTS: &[Experiment] = &[
     Experiment {
         name: "sabul-table1",
         seed: "001 (Experimental analysis of the SABUL congestion control algorithm)",
-        title: "Three SABUL connections: same interval shares fairly whatever the RTT, shorter interval takes more",
+        title: "Three SABUL connections: the seed's claims that one interval shares fairly whatever the RTT and that a shorter interval takes more",
         description: sabul_table1::DESCRIPTION,
         run: sabul_table1::run,
     },

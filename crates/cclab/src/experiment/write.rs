@@ -6,8 +6,18 @@ use crate::verdict::claims_table;
 use crate::UserError;
 use std::fmt::Write as _;
 
+/// The heading of [`Output::findings`] (its CSV is `findings.csv`).
+const FINDINGS: &str = "Does the seed's main finding reproduce?";
+
+/// The heading (and CSV name) of [`Output::references`].
+const REFERENCES: &str = "Ours against Linux on our testbed";
+
 /// The heading (and CSV name) of [`Output::seed_readings`].
 const SEED_READINGS: &str = "The seed's statements checked on its own data";
+
+/// The column of [`Output::seed_readings`] that holds what we recomputed from the seed's runs
+/// or figures.
+const SEED_DATA: &str = "from the seed's own runs or figures";
 
 fn slug(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect::<String>().split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
@@ -20,11 +30,24 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
     if opts.fast {
         md.push_str("Fast mode: shortened runs and fewer seeds.\n\n");
     }
+    if !out.findings.is_empty() {
+        let mut t = crate::table::Table::new(FINDINGS, &["finding", "outcome", "rows", "ours"]);
+        for f in &out.findings {
+            t.row(vec![f.finding.clone(), f.outcome.label().into(), f.rows.clone(), f.ours.clone()]);
+        }
+        let p = opts.out.join("findings.csv");
+        std::fs::write(&p, t.to_csv().map_err(|err| io(&p, err))?).map_err(|err| io(&p, err.to_string()))?;
+        md.push_str(&t.to_markdown());
+        md.push('\n');
+    }
     let verdicts = claims_table(&out.claims);
     let mut readings = claims_table(&out.seed_readings);
     readings.title = SEED_READINGS.into();
-    readings.header[2] = "the seed's runs".into();
-    let tables = [(!out.claims.is_empty()).then_some(&verdicts), (!out.seed_readings.is_empty()).then_some(&readings)];
+    readings.header[2] = SEED_DATA.into();
+    let mut references = claims_table(&out.references);
+    references.title = REFERENCES.into();
+    references.header[1] = "Linux".into();
+    let tables = [(!out.claims.is_empty()).then_some(&verdicts), (!out.seed_readings.is_empty()).then_some(&readings), (!out.references.is_empty()).then_some(&references)];
     for t in tables.into_iter().flatten().chain(&out.tables) {
         let p = opts.out.join(format!("{}.csv", slug(&t.title)));
         std::fs::write(&p, t.to_csv().map_err(|err| io(&p, err))?).map_err(|err| io(&p, err.to_string()))?;
@@ -45,6 +68,9 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
     let mut r = crate::report::Report::new(&format!("cclab experiment {}: {}", e.name, e.title));
     r.description(e.description);
     r.parameter("experiment", e.name).parameter("seed document", e.seed).parameter("mode", if opts.fast { "fast" } else { "full" });
+    if !out.findings.is_empty() {
+        r.section(FINDINGS).text("Each of the seed's main findings, judged by the rows of the verdict table below that decide it (by their numbers, #): reproduced when all of them hold, not reproduced when none does.").findings(&out.findings);
+    }
     if !out.claims.is_empty() {
         match out.reference {
             None => r.section("Verdicts: the seed's claims beside ours").claims("seed", &out.claims),
@@ -52,7 +78,10 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
         };
     }
     if !out.seed_readings.is_empty() {
-        r.section(&format!("{SEED_READINGS} (not counted among the verdicts above: none of our runs enters them)")).claims_as("seed", "the seed's runs", &out.seed_readings);
+        r.section(&format!("{SEED_READINGS} (not counted among the verdicts above: none of our runs enters them)")).claims_as("seed", SEED_DATA, &out.seed_readings);
+    }
+    if !out.references.is_empty() {
+        r.section(&format!("{REFERENCES} (not claims of the seed, and not counted among its verdicts)")).claims("Linux", &out.references);
     }
     let results = r.section("Results");
     for t in &out.tables {

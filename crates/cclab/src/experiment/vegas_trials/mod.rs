@@ -26,6 +26,7 @@ mod testbed;
 mod trial_2_delay;
 
 use super::{run_one, Claim, Options, Output, Table};
+use crate::finding::Finding;
 use crate::plot::VersusRow;
 use crate::stats::Summary;
 use crate::table::num;
@@ -167,6 +168,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.tables.push(backlog_table);
     out.claims.extend(backlog_claims);
     out.notes.push(cause_a_under_f(fitted_noise, &noise_checks, &all));
+    out.findings = main_findings(&out.claims, &all, &findings(noise_us, &sweep));
 
     let plots = opts.out.join("plots");
     let rows: Vec<VersusRow> = all
@@ -249,6 +251,58 @@ fn findings(noise_us: &[u64], sweep: &[(&str, Vec<Summary>)]) -> NoiseFindings {
         at_zero: at(0),
         ever_below: vegas.iter().zip(mvegas).any(|(v, m)| m.mean < v.mean),
     }
+}
+
+/// The seed's main findings, judged by their rows of `claims`, with mVegas's throughput over
+/// Vegas's per trial, the seed's and ours (means).
+fn main_findings(claims: &[Claim], all: &[TrialRuns], noise: &NoiseFindings) -> Vec<Finding> {
+    let ratio = |trials: &[u32]| -> String {
+        let each: Vec<String> = trials
+            .iter()
+            .map(|&t| {
+                let seed = seed::trial(t).cells[2].summary().mean / seed::trial(t).cells[1].summary().mean;
+                let ours = crate::stats::mean(cell_runs(all, t, 2)) / crate::stats::mean(cell_runs(all, t, 1));
+                format!("trial {t} {:.2} (seed {:.2})", ours, seed)
+            })
+            .collect();
+        format!("mVegas over Vegas, ours: {}", each.join("; "))
+    };
+    let has = |c: &Claim, parts: &[&str]| parts.iter().any(|p| c.claim.contains(p));
+    let held = |pick: &dyn Fn(&Claim) -> bool| -> (usize, usize) { (claims.iter().filter(|c| pick(c) && c.holds()).count(), claims.iter().filter(|c| pick(c)).count()) };
+    vec![
+        Finding::judge(
+            "Trials 1, 2 and 4 (a 0.2 ms LAN): mVegas far below Vegas, which runs at Reno's rate; mVegas \"far from exceeds Vegas in performance\"",
+            claims,
+            |c| ["trial 1: mVegas below Vegas", "trial 2: mVegas below Vegas", "trial 4: mVegas below Vegas"].contains(&c.claim.as_str()) || c.claim.starts_with("mVegas \"far from exceeds"),
+            format!(
+                "{}. At the host noise the testbed's evidence gives, Vegas is held below Reno and mVegas above Vegas; the noise that brings mVegas near the seed's figure ({} ms) holds Vegas lower still, and over the sweep mVegas is {} below Vegas: no RTT noise gives the seed's pattern (cause A). A hypothesis with a mechanism, not a verdict: the seed's Vegas column ran Reno and mVegas (cause F).",
+                ratio(&[1, 2, 4]),
+                num(noise.closest.0),
+                if noise.ever_below { "sometimes" } else { "never" }
+            ),
+        ),
+        Finding::judge(
+            "Trials 3 and 6 (100 ms of delay): mVegas as good as Vegas or better (trial 6: above Vegas, significantly; \"highly competitive with Reno\")",
+            claims,
+            |c| has(c, &["trial 6: mVegas above Vegas", "trial 3: mVegas shows \"no statistically", "trial 6: mVegas \"highly competitive", "(longer delay): mVegas relatively better"]),
+            format!("{}. Our mVegas's own figure matches the seed's in trial 3, but our Vegas never leaves slow start at 100 ms and reaches the receive window as Reno does, while the seed's Vegas ended with its mVegas (cause C; cause F for the seed's Vegas column). Behind 100 ms mVegas climbs a segment per round trip after its early exit and stays below that window within iperf's 10 s (cause E).", ratio(&[3, 6])),
+        ),
+        Finding::judge(
+            "The seed's cause: mVegas jumps to the predicted window after two round trips and is left with a \"catastrophically undersized window\"",
+            claims,
+            |c| has(c, &["jump to the predicted window", "\"catastrophically\"", "the jump's lasting cost"]),
+            {
+                let (deficit, trials) = held(&|c: &Claim| has(c, &["jump to the predicted window"]));
+                format!("mVegas does leave slow start after about two round trips (a conforming row), but its window ends up below Vegas's exit in {deficit} of {trials} trials, and no deficit lasts: at a 0.2 ms round trip a window growing a packet per round trip fills the path within milliseconds (cause A).")
+            },
+        ),
+        Finding::judge(
+            "mVegas competes \"more favorably\" with Reno than Vegas, which \"continuously cede[s]\" to it, without \"as recklessly courting packet loss as Reno does\"",
+            claims,
+            |c| has(c, &["continuously cede", "competes \"more favorably\"", "without as recklessly courting"]),
+            "Each against one Reno flow, and each alone, on a clean link (the rows give the link, the shares and the drops).".into(),
+        ),
+    ]
 }
 
 /// The seed's directions are differences it calls significant ("significantly worse"):
