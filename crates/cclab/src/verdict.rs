@@ -9,7 +9,8 @@
 //!   bound nor break it. `why` says so, and about how many seeds would settle it if the mean
 //!   and the spread stayed as they are ([`crate::stats::runs_to_settle`]). It is counted among
 //!   the judged claims and never as holding; it is kept apart from "does not hold" because
-//!   the runs do not show the claim false either;
+//!   the runs do not show the claim false either. Also a mean the seed's runs cannot pin
+//!   ([`Claim::matches`]: their spread reaches past zero);
 //! - **fitted**: a model parameter was chosen to produce this very figure, so agreement proves
 //!   nothing and is never counted as holding;
 //! - **not comparable**: the two figures measure different things; `why` says how.
@@ -244,9 +245,18 @@ impl Claim {
             if inside { "within" } else { "not within" },
             with_unit(margin, unit)
         );
-        let mut m = Claim::new(claim, c.seed, c.ours, test, if inside { Verdict::Holds } else { Verdict::NotSettled });
+        // A positive figure whose runs spread past zero: "within their spread" then takes
+        // anything from zero to twice the mean, which a zero must never pass for.
+        let unpinned = seed.mean > 0.0 && margin >= seed.mean;
+        let mut m = Claim::new(claim, c.seed, c.ours, test, if inside && !unpinned { Verdict::Holds } else { Verdict::NotSettled });
         if !inside {
             m.why = "no difference found, but the interval reaches beyond the seed's own spread: more runs would narrow it.".into();
+        } else if unpinned {
+            m.why = format!(
+                "no difference found, but the seed's own runs spread so widely (±{} about its {}, 95 % of one more run) that the test would take anything from zero to twice its mean: the seed's runs do not pin this figure.",
+                with_unit(margin, unit),
+                with_unit(seed.mean, unit)
+            );
         }
         m
     }
@@ -1008,6 +1018,13 @@ mod tests {
         let c = Claim::matches("x", &[90.0, 100.0, 110.0], seed, "");
         assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
         assert_eq!(Claim::matches("x", &[109.5, 110.0, 110.5], seed, "").verdict, Verdict::DoesNotHold);
+        // Five runs of mean 10 and sd 4.5 (the seed's trial-6 mVegas): one more run's spread,
+        // 2.776·4.5·√1.2 = 13.7, reaches past zero, so even ours at the seed's own mean with no
+        // spread is not settled: the seed's runs would take 0.3 as readily.
+        let wide = Summary::given(10.0, 4.5, 5);
+        let c = Claim::matches("x", &[9.9, 10.0, 10.1], wide, "");
+        assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
+        assert!(c.why.contains("do not pin"), "{}", c.why);
     }
 
     /// Unpaired runs: 10, 11, 12 against 1, 2, 3 lie apart by 9 ± 2.27 (Welch, 4 degrees of

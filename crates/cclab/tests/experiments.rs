@@ -89,6 +89,7 @@ fn sackexp_beats_tcp_sack_under_loss() {
     // "SACK gives us control over the now 'static' window", win = min(snd_bwnd, snd_wnd): with
     // no congestion window SACKEXP keeps the receiver's window unacknowledged at any loss, less
     // at most the one segment an ACK has just released (median over samples, every seed).
+    findings_agree_with_the_verdicts(dir.path());
     let verdicts = rows(&dir.path().join("verdicts.csv"));
     for p in ["1 %", "20 %"] {
         let c = verdicts.iter().find(|c| c[0].starts_with("SACKEXP's window stays static") && c[0].contains(&format!("p = {p} (RTT 60 ms)"))).expect("the static-window row");
