@@ -231,7 +231,9 @@ impl Claim {
     /// [`ALPHA`]; holds when the 95 % Welch interval of ours minus the seed's lies within ± the
     /// spread of the seed's own runs, the half-width of its 95 % prediction interval for one
     /// more run, `t(0.975, n − 1)·s·√(1 + 1/n)`; and is not settled when the interval reaches
-    /// beyond that: no difference found is not sameness shown.
+    /// beyond that (no difference found is not sameness shown), or when that spread is as large
+    /// as a positive mean itself: the seed's runs then take anything from zero up, and do not
+    /// pin the figure.
     pub fn matches(claim: &str, ours: &[f64], seed: Summary, unit: &str) -> Claim {
         let c = Claim::distribution(claim, ours, seed, unit);
         let (Verdict::Holds, Some(o)) = (c.verdict, Summary::of(ours)) else { return c };

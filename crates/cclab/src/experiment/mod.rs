@@ -51,7 +51,7 @@ pub struct Output {
     pub seed_readings: Vec<Claim>,
     /// Ours against another reference than the seed (the kernel's runs on our testbed): no
     /// claim of the seed's, so shown in a table of their own, outside the tally of `claims`.
-    pub references: Vec<Claim>,
+    pub against_linux: Vec<Claim>,
     /// What the claims' reference figures are, where not a seed's (the `twin` experiment's
     /// are the kernel's runs): heads their column in the report.
     pub reference: Option<&'static str>,

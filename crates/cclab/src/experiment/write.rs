@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 /// The heading of [`Output::findings`] (its CSV is `findings.csv`).
 const FINDINGS: &str = "Does the seed's main finding reproduce?";
 
-/// The heading (and CSV name) of [`Output::references`].
-const REFERENCES: &str = "Ours against Linux on our testbed";
+/// The heading (and CSV name) of [`Output::against_linux`].
+const AGAINST_LINUX: &str = "Ours against Linux on our testbed";
 
 /// The heading (and CSV name) of [`Output::seed_readings`].
 const SEED_READINGS: &str = "The seed's statements checked on its own data";
@@ -31,7 +31,7 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
         md.push_str("Fast mode: shortened runs and fewer seeds.\n\n");
     }
     if !out.findings.is_empty() {
-        let mut t = crate::table::Table::new(FINDINGS, &["finding", "outcome", "rows", "ours"]);
+        let mut t = crate::table::Table::new(FINDINGS, &["finding", "outcome", "verdict rows (# = data row of verdicts.csv)", "ours"]);
         for f in &out.findings {
             t.row(vec![f.finding.clone(), f.outcome.label().into(), f.rows.clone(), f.ours.clone()]);
         }
@@ -44,10 +44,10 @@ pub fn write_outputs(e: &Experiment, opts: &Options, out: &Output) -> Result<(),
     let mut readings = claims_table(&out.seed_readings);
     readings.title = SEED_READINGS.into();
     readings.header[2] = SEED_DATA.into();
-    let mut references = claims_table(&out.references);
-    references.title = REFERENCES.into();
+    let mut references = claims_table(&out.against_linux);
+    references.title = AGAINST_LINUX.into();
     references.header[1] = "Linux".into();
-    let tables = [(!out.claims.is_empty()).then_some(&verdicts), (!out.seed_readings.is_empty()).then_some(&readings), (!out.references.is_empty()).then_some(&references)];
+    let tables = [(!out.claims.is_empty()).then_some(&verdicts), (!out.seed_readings.is_empty()).then_some(&readings), (!out.against_linux.is_empty()).then_some(&references)];
     for t in tables.into_iter().flatten().chain(&out.tables) {
         let p = opts.out.join(format!("{}.csv", slug(&t.title)));
         std::fs::write(&p, t.to_csv().map_err(|err| io(&p, err))?).map_err(|err| io(&p, err.to_string()))?;
@@ -80,8 +80,8 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
     if !out.seed_readings.is_empty() {
         r.section(&format!("{SEED_READINGS} (not counted among the verdicts above: none of our runs enters them)")).claims_as("seed", SEED_DATA, &out.seed_readings);
     }
-    if !out.references.is_empty() {
-        r.section(&format!("{REFERENCES} (not claims of the seed, and not counted among its verdicts)")).claims("Linux", &out.references);
+    if !out.against_linux.is_empty() {
+        r.section(&format!("{AGAINST_LINUX} (not claims of the seed, and not counted among its verdicts)")).claims("Linux", &out.against_linux);
     }
     let results = r.section("Results");
     for t in &out.tables {

@@ -533,8 +533,6 @@ fn efficiency(k: usize, row: &Row, ours: &[f64], (in_phase, below_90): (&[f64], 
     ))
 }
 
-/// The cause of row 2's reversed ordering, with this run's figures.
-/// `err_decreases`: each flow's ERR-driven decreases and rate-control intervals (seed 1).
 /// The seed's main findings, judged by their rows of `claims`: rate-control interval and
 /// fairness from Table 1 (`rates[row][seed]`, and row 2 under the other laws on RNG seed 1),
 /// the implementation's swings and error count from §3, the synchronisation from §2.
@@ -568,8 +566,9 @@ fn findings(claims: &[Claim], rates: &[Vec<Vec<f64>>], row2_other: &[(&str, Vec<
             claims,
             |c| c.claim.starts_with("row 2: ") && (c.claim.contains(" above ") || c.claim.contains("as a share of the three")),
             format!(
-                "Ours, the papers' law: {} Mb/s (mean over seeds), the order of the flows' initial rates ({} Mb/s), not of T. The law changes the rate once per T in both directions, so per second T cancels and nothing in it orders the rates by T (the rows' why). Row 2 under the other laws, RNG seed 1, one run each and not judged: {}.",
+                "Ours, the papers' law: {} Mb/s (mean over seeds), {} the order of the flows' initial rates ({} Mb/s). The law changes the rate once per T in both directions, so per second T cancels and nothing in it orders the rates by T (the rows' why). Row 2 under the other laws, RNG seed 1, one run each and not judged: {}.",
                 join(&row2, 0),
+                if (0..2).all(|i| (row2[i] > row2[i + 1]) == (ROWS[1].init_mbit[i] > ROWS[1].init_mbit[i + 1])) { "in" } else { "not in" },
                 join(&ROWS[1].init_mbit, 0),
                 others.join("; ")
             ),
@@ -607,6 +606,8 @@ fn findings(claims: &[Claim], rates: &[Vec<Vec<f64>>], row2_other: &[(&str, Vec<
     ]
 }
 
+/// The cause of row 2's reversed ordering, with this run's figures.
+/// `err_decreases`: each flow's ERR-driven decreases and rate-control intervals (seed 1).
 fn row2_cause(retransmits_per_interval: &[f64], err_decreases: &[(f64, f64)], others: &[(&str, Vec<f64>)]) -> String {
     let others: Vec<String> = others.iter().map(|(name, r)| format!("{name}: {}", join(r, 0))).collect();
     format!(

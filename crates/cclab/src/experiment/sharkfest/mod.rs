@@ -143,7 +143,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     // each goes to its own table, outside the tally.
     let (references, claims): (Vec<Claim>, Vec<Claim>) = talk::claims(&r).into_iter().partition(|c| c.claim.contains(talk::NOT_THE_TALKS));
     let (readings, claims): (Vec<Claim>, Vec<Claim>) = claims.into_iter().partition(|c| c.claim.starts_with(talk::MATHIS_ARITHMETIC));
-    (out.claims, out.references, out.seed_readings) = (claims, references, readings);
+    (out.claims, out.against_linux, out.seed_readings) = (claims, references, readings);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
     out.notes.push(format!(

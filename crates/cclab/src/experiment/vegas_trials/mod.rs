@@ -275,9 +275,11 @@ fn main_findings(claims: &[Claim], all: &[TrialRuns], noise: &NoiseFindings) -> 
             claims,
             |c| ["trial 1: mVegas below Vegas", "trial 2: mVegas below Vegas", "trial 4: mVegas below Vegas"].contains(&c.claim.as_str()) || c.claim.starts_with("mVegas \"far from exceeds"),
             format!(
-                "{}. At the host noise the testbed's evidence gives, Vegas is held below Reno and mVegas above Vegas; the noise that brings mVegas near the seed's figure ({} ms) holds Vegas lower still, and over the sweep mVegas is {} below Vegas: no RTT noise gives the seed's pattern (cause A). A hypothesis with a mechanism, not a verdict: the seed's Vegas column ran Reno and mVegas (cause F).",
+                "{}. The host noise that brings mVegas nearest the seed's figure ({} ms, trial 1's link) gives mVegas {} and Vegas {} Mbit/s, and over the noise sweep mVegas is {} below Vegas (cause A). A hypothesis with a mechanism, not a verdict: the seed's Vegas column ran Reno and mVegas (cause F).",
                 ratio(&[1, 2, 4]),
                 num(noise.closest.0),
+                num(noise.closest.2),
+                num(noise.closest.1),
                 if noise.ever_below { "sometimes" } else { "never" }
             ),
         ),
@@ -293,7 +295,7 @@ fn main_findings(claims: &[Claim], all: &[TrialRuns], noise: &NoiseFindings) -> 
             |c| has(c, &["jump to the predicted window", "\"catastrophically\"", "the jump's lasting cost"]),
             {
                 let (deficit, trials) = held(&|c: &Claim| has(c, &["jump to the predicted window"]));
-                format!("mVegas does leave slow start after about two round trips (a conforming row), but its window ends up below Vegas's exit in {deficit} of {trials} trials, and no deficit lasts: at a 0.2 ms round trip a window growing a packet per round trip fills the path within milliseconds (cause A).")
+                format!("mVegas does leave slow start after about two round trips (a conforming row). Its window starts further below where it settles than Vegas's does in {deficit} of {trials} trials, and the \"catastrophically\" and lasting-cost rows say whether any shortfall lasts; at a 0.2 ms round trip a window growing a packet per round trip fills the path within milliseconds (cause A).")
             },
         ),
         Finding::judge(
