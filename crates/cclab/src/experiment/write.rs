@@ -69,7 +69,7 @@ fn report(e: &Experiment, opts: &Options, out: &Output) -> Result<crate::report:
     r.description(e.description);
     r.parameter("experiment", e.name).parameter("seed document", e.seed).parameter("mode", if opts.fast { "fast" } else { "full" });
     if !out.findings.is_empty() {
-        r.section(FINDINGS).text("Each of the seed's main findings, judged by the rows of the verdict table below that decide it (by their numbers, #): reproduced when all of them hold, not reproduced when none does.").findings(&out.findings);
+        r.section(FINDINGS).text("Each of the seed's main findings, judged by the rows of the verdict table below that decide it (by their numbers, #): reproduced when all of them hold, not settled when none fails but some are not settled, not reproduced when none holds, partly reproduced otherwise.").findings(&out.findings);
     }
     if !out.claims.is_empty() {
         match out.reference {
