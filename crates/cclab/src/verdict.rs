@@ -202,7 +202,11 @@ impl Claim {
         if self.holds() {
             self.verdict = Verdict::Conforms;
         }
-        self.because(&format!("a check of our code, not a measure of behaviour: {what}"))
+        let note = format!("a check of our code, not a measure of behaviour: {}", what.trim_end_matches('.'));
+        // A cause found earlier follows the note (a claim not settled keeps its own first).
+        let earlier = if self.verdict == Verdict::NotSettled { String::new() } else { std::mem::take(&mut self.why) };
+        let why = if earlier.is_empty() { note } else { format!("{note}. {earlier}") };
+        self.because(&why)
     }
 
     /// Our runs against the seed's runs, known by their mean and standard deviation, by
@@ -1063,6 +1067,9 @@ mod tests {
         assert_eq!(tally(&[check.clone(), kept(), broken]), (1, 2));
         assert_eq!(Claim::all_of("x", "", &[("a".into(), check.clone()), ("b".into(), check.clone())]).verdict, Verdict::Conforms);
         assert_eq!(Claim::all_of("x", "", &[("a".into(), check), ("b".into(), kept())]).verdict, Verdict::Holds);
+        // A cause found before the check follows its note.
+        let caused = Claim::bound("c", "≥ 1", &[0.5], Bound::AtLeast(1.0), "").because("the cause").check("the rule.");
+        assert_eq!(caused.why, "a check of our code, not a measure of behaviour: the rule. the cause");
     }
 
     /// Three runs 1.10, 1.12, 1.14: mean 1.12, sd 0.02, half-width t(0.975, 2)·0.02/√3 =

@@ -132,6 +132,7 @@ pub fn talk_claim() -> Claim {
                 "from {} samples the delay rule acts (Linux's cntRTT <= 2 falls back to Reno)",
                 p.acts_from().map_or("no number of".into(), |k| k.to_string())
             ))
+            .check("the talk states a rule of Linux's tcp_vegas.c, which our Vegas is written to; the probe feeds the controller alone, as vegas-trials' own rows of the same rule do")
         }
         Err(e) => Claim::not_comparable(&claim, "Reno below enough samples".into(), "not probed".into(), &e),
     }

@@ -140,26 +140,31 @@ fn ratio_stats(r: &ScanResult) -> [f64; 6] {
     [p.min, p.q1, p.median, p.mean, p.q3, p.max]
 }
 
-/// One workload's runs over some seeds: `by_variant[v][i]` is variant `v` (in [`Variant::ALL`]
-/// order) on the i-th seed.
+/// One workload's runs over some seeds: each variant run, in the order asked for, with its
+/// runs in seed order.
 struct Runs {
     seeds: Vec<u64>,
-    by_variant: Vec<Vec<ScanResult>>,
+    by_variant: Vec<(Variant, Vec<ScanResult>)>,
 }
 
 impl Runs {
-    fn of(v: Variant, runs: &Runs) -> &[ScanResult] {
-        &runs.by_variant[Variant::ALL.iter().position(|x| *x == v).expect("a variant")]
+    /// Variant `v`'s runs, one per seed. Asking for a variant that was not run is a slip in
+    /// this module, not an input error.
+    fn of(&self, v: Variant) -> &[ScanResult] {
+        self.by_variant.iter().find(|(x, _)| *x == v).map(|(_, rs)| rs.as_slice()).unwrap_or_else(|| panic!("{v:?} was not run"))
+    }
+    fn all(&self) -> impl Iterator<Item = &ScanResult> {
+        self.by_variant.iter().flat_map(|(_, rs)| rs)
     }
     fn times(&self, v: Variant) -> Vec<f64> {
-        Runs::of(v, self).iter().map(|r| r.scan_time_s).collect()
+        self.of(v).iter().map(|r| r.scan_time_s).collect()
     }
     /// Unscaled time over scaled-wiki time, seed by seed.
     fn speedups(&self) -> Vec<f64> {
         self.times(Variant::Unscaled).iter().zip(self.times(SEED_SCALED)).map(|(u, s)| u / s).collect()
     }
     fn drops(&self, v: Variant) -> Vec<f64> {
-        Runs::of(v, self).iter().map(|r| r.group_drops as f64).collect()
+        self.of(v).iter().map(|r| r.group_drops as f64).collect()
     }
 }
 
@@ -181,7 +186,7 @@ fn run_tweaked(w: &Workload, seeds: &RangeInclusive<u64>, share: f64, variants: 
         })
         .collect();
     let n = seeds.clone().count();
-    let by_variant = results.chunks(n).map(<[ScanResult]>::to_vec).collect();
+    let by_variant = variants.iter().copied().zip(results.chunks(n).map(<[ScanResult]>::to_vec)).collect();
     Runs { seeds: seeds.clone().collect(), by_variant }
 }
 
@@ -213,8 +218,7 @@ fn fit_share(seeds: &RangeInclusive<u64>) -> Fit {
         .iter()
         .map(|&share| {
             let r = run_workload(w, seeds, share, &[Variant::Unscaled, SEED_SCALED]);
-            let times = |k: usize| r.by_variant[k].iter().map(|x| x.scan_time_s).collect::<Vec<_>>();
-            let (u, s) = (times(0), times(1));
+            let (u, s) = (r.times(Variant::Unscaled), r.times(SEED_SCALED));
             let per_seed: Vec<f64> = u.iter().zip(&s).map(|(a, b)| a / b).collect();
             let (unscaled, scaled) = (mean(&u), mean(&s));
             GridPoint { share, unscaled, scaled, speedup: unscaled / scaled, interval: crate::verdict::log_prediction_interval(&per_seed) }
@@ -462,9 +466,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         }
 
         unscaled_drops.push(mean(&runs.drops(Variant::Unscaled)));
-        let per_probe = |v: Variant| mean(&Runs::of(v, &runs).iter().map(|r| r.scan_time_s / r.probes_sent as f64).collect::<Vec<_>>());
+        let per_probe = |v: Variant| mean(&runs.of(v).iter().map(|r| r.scan_time_s / r.probes_sent as f64).collect::<Vec<_>>());
         let seed_probes = 2.0 * w.probes as f64 * w.hosts as f64;
-        let probes = mean(&Runs::of(Variant::Unscaled, &runs).iter().map(|r| r.probes_sent as f64).collect::<Vec<_>>());
+        let probes = mean(&runs.of(Variant::Unscaled).iter().map(|r| r.probes_sent as f64).collect::<Vec<_>>());
         let ms = |x: f64| format!("{:.1} ms", x * 1e3);
         per_send.row(vec![
             w.hosts.to_string(),
@@ -478,7 +482,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         ]);
         per_send_u.push((w.seed_unscaled / seed_probes, per_probe(Variant::Unscaled)));
         per_send_s.push((w.seed_scaled / seed_probes, per_probe(SEED_SCALED)));
-        let medians: Vec<f64> = Runs::of(SEED_SCALED, &runs).iter().map(|r| r.packet_ratio.median).collect();
+        let medians: Vec<f64> = runs.of(SEED_SCALED).iter().map(|r| r.packet_ratio.median).collect();
         baseline.push((mean(&u), mean(&sw), mean(&medians)));
 
         let h = w.hosts;
@@ -516,15 +520,15 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             "\"So there are many more drops in these graphs than in current SVN. But the scaled congestion control copes with it admirably\"",
             &[("more drops".into(), more_drops), ("faster".into(), faster)],
         ));
-        nmap_holds.extend(runs.by_variant.iter().flatten().map(|r| r.host_window_holds));
+        nmap_holds.extend(runs.all().map(|r| r.host_window_holds));
         // TCP's rule on the largest workload costs about 8 s a run (its scans last ~25 000
         // simulated seconds): full mode only.
         if k < 2 || !opts.fast {
             let tcp = run_tweaked(w, &check_seeds, fit.share, &[SEED_SCALED], |c| c.unanswered_is_drop = true);
-            out.claims.push(unanswered::judge(&mut unanswered_table, h, Runs::of(SEED_SCALED, &runs), &tcp.by_variant[0]));
-            tcp_holds.extend(tcp.by_variant[0].iter().map(|r| r.host_window_holds));
+            out.claims.push(unanswered::judge(&mut unanswered_table, h, runs.of(SEED_SCALED), tcp.of(SEED_SCALED)));
+            tcp_holds.extend(tcp.of(SEED_SCALED).iter().map(|r| r.host_window_holds));
         }
-        let found = |v: Variant| Runs::of(v, &runs).iter().map(|r| r.hosts_found as f64).collect::<Vec<_>>();
+        let found = |v: Variant| runs.of(v).iter().map(|r| r.hosts_found as f64).collect::<Vec<_>>();
         out.claims.push(Claim::not_comparable(
             &format!("{h} addresses: hosts up"),
             format!("{} unscaled, {} scaled", w.seed_up.0, w.seed_up.1),
@@ -549,7 +553,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         all_speedups.push(speedups);
 
         for (k, v) in [Variant::Unscaled, SEED_SCALED].into_iter().enumerate() {
-            for r in Runs::of(v, &runs) {
+            for r in runs.of(v) {
                 let steps = shape::slow_start_steps(&r.window);
                 if !steps.is_empty() {
                     slow_start[k].0.push(steps.iter().copied().fold(f64::NEG_INFINITY, f64::max));
@@ -558,25 +562,25 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
             }
         }
         for (v, name) in [(Variant::Unscaled, "unscaled"), (SEED_SCALED, "scaled-wiki")] {
-            shapes.push(shape::Shapes { workload: h, variant: name, runs: Runs::of(v, &runs).iter().map(|r| shape::avoidance_stretches(&r.window)).collect() });
+            shapes.push(shape::Shapes { workload: h, variant: name, runs: runs.of(v).iter().map(|r| shape::avoidance_stretches(&r.window)).collect() });
         }
 
         // The seed's graphs, drawn from our first check seed.
         let first = runs.seeds[0];
-        let window = |v: Variant| Runs::of(v, &runs)[0].window.as_slice();
+        let window = |v: Variant| runs.of(v)[0].window.as_slice();
         window_plots.push(plot::scan_window(
             &plots,
             &format!("window-{h}"),
             &format!("{h} addresses ({}), RNG seed {first}: cwnd black, ccthresh grey", w.command.trim_start_matches("nmap -d2 -n ")),
             &[("unscaled", window(Variant::Unscaled), Some(w.seed_unscaled)), (&shape::display_variant("scaled-wiki"), window(SEED_SCALED), Some(w.seed_scaled))],
         )?);
-        let firsts: Vec<ScanResult> = runs.by_variant.iter().map(|v| v[0].clone()).collect();
+        let firsts: Vec<ScanResult> = runs.by_variant.iter().map(|(_, rs)| rs[0].clone()).collect();
         out.tables.push(scan_table::table(&format!("{h} addresses, {} up, {} probe types, RNG seed {first}", w.up, w.probes), &firsts));
 
         if h == 10000 {
             // The seed's ratio comes from its scaled run (values above the 50 cap, which came with
             // the merge), whose denominator counts ICMP unreachables: compare with scaled-wiki.
-            let stats: Vec<[f64; 6]> = Runs::of(SEED_SCALED, &runs).iter().map(ratio_stats).collect();
+            let stats: Vec<[f64; 6]> = runs.of(SEED_SCALED).iter().map(ratio_stats).collect();
             let mut ratio_table = Table::new(
                 "packet_ratio of the 10000-address scan, scaled-wiki (check seeds, out of sample)",
                 &["statistic", "seed", "ours (mean)", "ours (range)"],
@@ -614,7 +618,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let sens_row = |t: &mut Table, h: u32, change: String, (u, s, m): (f64, f64, f64)| {
         t.row(vec![h.to_string(), change, format!("{u:.1} s"), format!("{s:.1} s"), format!("{:.2}", u / s), format!("{m:.2}")]);
     };
-    let summary = |r: &Runs| (mean(&r.by_variant[0].iter().map(|x| x.scan_time_s).collect::<Vec<_>>()), mean(&r.by_variant[1].iter().map(|x| x.scan_time_s).collect::<Vec<_>>()), mean(&r.by_variant[1].iter().map(|x| x.packet_ratio.median).collect::<Vec<_>>()));
+    let summary = |r: &Runs| (mean(&r.times(Variant::Unscaled)), mean(&r.times(SEED_SCALED)), mean(&r.of(SEED_SCALED).iter().map(|x| x.packet_ratio.median).collect::<Vec<_>>()));
     let rtt_median = match ScanConfig::default().network.rtt {
         RttDistribution::LogNormal { median, .. } => median.as_secs_f64() * 1e3,
         _ => f64::NAN,
@@ -630,7 +634,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
         let r = run_tweaked(w, &check_seeds, fit.share, &[Variant::Unscaled, SEED_SCALED], |c| c.network.loss = LOSSIER_PATHS);
         let means = summary(&r);
         sens_row(&mut sens, w.hosts, format!("path loss {} each way (was {})", pct(LOSSIER_PATHS), pct(ScanConfig::default().network.loss)), means);
-        lossier_per_probe.push(mean(&r.by_variant[0].iter().map(|x| x.scan_time_s / x.probes_sent as f64).collect::<Vec<_>>()));
+        lossier_per_probe.push(mean(&r.of(Variant::Unscaled).iter().map(|x| x.scan_time_s / x.probes_sent as f64).collect::<Vec<_>>()));
         lossier_means.push(means);
     }
     let mut more_routers = Vec::new();

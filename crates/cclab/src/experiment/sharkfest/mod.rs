@@ -31,7 +31,7 @@ mod recovery_point;
 mod startup_exit;
 mod talk;
 
-use super::{Claim, Options, Output, Table};
+use super::{Options, Output, Table};
 use crate::plot::{color, Axis, DelayPoint, Figure, Guide, Marker, Panel, Series, Style, Versus, VersusRow, WIDE};
 use crate::stats::{mean, Summary};
 use crate::table::num;
@@ -141,9 +141,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let r = Results { seeds: n_seeds as usize, rows, bbr_loss, scalable_link, compound_link, compound_non_lfn, recovery, bbr_cycle, laws, qualities, bbr_v2, flowgrind, cubic_techniques, recovery_point, inflation, app_limited, late_news, drop_position, freed_capacity, startup_exits };
     // Ours against Linux's runs and the talk's own arithmetic are no claims our runs reproduce:
     // each goes to its own table, outside the tally.
-    let (references, claims): (Vec<Claim>, Vec<Claim>) = talk::claims(&r).into_iter().partition(|c| c.claim.contains(talk::NOT_THE_TALKS));
-    let (readings, claims): (Vec<Claim>, Vec<Claim>) = claims.into_iter().partition(|c| c.claim.starts_with(talk::MATHIS_ARITHMETIC));
-    (out.claims, out.against_linux, out.seed_readings) = (claims, references, readings);
+    let v = talk::claims(&r);
+    (out.claims, out.against_linux, out.seed_readings) = (v.talk, v.against_linux, v.readings);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
     out.notes.push(format!(

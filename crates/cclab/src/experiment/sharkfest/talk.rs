@@ -235,7 +235,7 @@ fn as_the_kernel(claim: &str, ours: &[f64], kernel: Summary) -> Claim {
 }
 
 /// BBR under heavy random loss.
-fn bbr_loss(r: &Results, claims: &mut Vec<Claim>) {
+fn bbr_loss(r: &Results, claims: &mut Vec<Claim>, linux: &mut Vec<Claim>) {
     for (&(p, talk, words), ours) in BBR_LOSS.iter().zip(&r.bbr_loss) {
         let claim = format!("BBR's goodput alone at {} % random loss (\"{words}\")", num(p * 100.0));
         let kernel = KERNEL_BBR_LOSS.iter().find(|k| k.0 == p).map(|&(_, m, sd, n)| Summary::given(m, sd, n));
@@ -267,14 +267,14 @@ fn bbr_loss(r: &Results, claims: &mut Vec<Claim>) {
             claims.push(if c.holds() { c } else { c.because(&why) });
         }
         if let Some(k) = kernel {
-            let c = as_the_kernel(&format!("ours against Linux's BBR at {} % random loss on the emulated link {NOT_THE_TALKS}", num(p * 100.0)), ours, k);
+            let c = as_the_kernel(&format!("ours against Linux's BBR at {} % random loss on the emulated link", num(p * 100.0)), ours, k);
             let provenance = "the kernel's figures are three 60 s runs of `cclab twin`, ours 60 s runs over seeds";
             let why = if c.holds() {
                 format!("{provenance}; ours is {:+.1} % from the kernel's mean", (mean(ours) / k.mean - 1.0) * 100.0)
             } else {
                 format!("ours is {:+.1} % from the kernel's mean ({provenance}); {BBR_KERNEL_WHY}", (mean(ours) / k.mean - 1.0) * 100.0)
             };
-            claims.push(c.because(&why));
+            linux.push(c.because(&why));
         }
     }
     if let (Some(at10), Some(at20)) = (r.bbr_loss.get(2), r.bbr_loss.get(3)) {
@@ -289,7 +289,7 @@ fn bbr_loss(r: &Results, claims: &mut Vec<Claim>) {
 }
 
 /// The 1 % loss claims: Westwood against CUBIC, NewReno's ceiling.
-fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
+fn one_percent(r: &Results, claims: &mut Vec<Claim>, linux: &mut Vec<Claim>) {
     if let (Some(w), Some(cubic)) = (r.col("westwood", |x| x.goodput_1pct), r.col("cubic", |x| x.goodput_1pct)) {
         let ratio: Vec<f64> = w.iter().zip(&cubic).map(|(w, c)| w / c).collect();
         let c = Claim::value("Westwood+ against CUBIC alone at 1 % loss (\"With 1% loss beats CUBIC by x5 factor\")", mean(&ratio), 5.0, "times", 0.10, "\"x5\" rounded to a whole factor: 4.5 to 5.5; our mean of the per-seed ratios");
@@ -303,8 +303,8 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
         );
         claims.push(if c.holds() { c } else { c.because(&why) });
         let cubic_mbps: Vec<f64> = cubic.iter().map(|c| c / 1e6).collect();
-        let k = as_the_kernel(&format!("ours against Linux's CUBIC at 1 % random loss on the emulated link {NOT_THE_TALKS}"), &cubic_mbps, Summary::given(k_mean, k_sd, k_n));
-        claims.push(k.because("the kernel's figures are three 60 s runs of `cclab twin`, ours 60 s runs over seeds: the CUBIC side of the talk's x5"));
+        let k = as_the_kernel("ours against Linux's CUBIC at 1 % random loss on the emulated link", &cubic_mbps, Summary::given(k_mean, k_sd, k_n));
+        linux.push(k.because("the kernel's figures are three 60 s runs of `cclab twin`, ours 60 s runs over seeds: the CUBIC side of the talk's x5"));
     }
     // "Good for lossy links": Westwood+'s point is to keep more than Reno under random loss.
     if let (Some(w), Some(reno)) = (r.col("westwood", |x| x.goodput_1pct / 1e6), r.col("reno", |x| x.goodput_1pct / 1e6)) {
@@ -318,10 +318,10 @@ fn one_percent(r: &Results, claims: &mut Vec<Claim>) {
 }
 
 /// Reno friendliness against our Reno-against-Reno baseline on the same seeds.
-fn friendliness(r: &Results, claims: &mut Vec<Claim>) {
+fn friendliness(r: &Results, claims: &mut Vec<Claim>, linux: &mut Vec<Claim>) {
     let Some(base) = r.col("reno", |x| x.reno_share) else { return };
-    claims.push(
-        as_reno_share(&format!("Reno's share against Reno (our baseline) against Linux Reno pairs, 40 Mbit/s, 100 ms, 1 BDP (six Linux kernel runs on our testbed) {NOT_THE_TALKS}"), &base, Summary::of(&KERNEL_RENO_PAIRS).expect("six runs"))
+    linux.push(
+        as_reno_share("Reno's share against Reno (our baseline) against Linux Reno pairs, 40 Mbit/s, 100 ms, 1 BDP (six Linux kernel runs on our testbed)", &base, Summary::of(&KERNEL_RENO_PAIRS).expect("six runs"))
             .because("not a claim of the talk: the spread any friendliness share must be read against"),
     );
     let reno = ("Reno against Reno", base.as_slice());
@@ -487,13 +487,14 @@ fn efficiency(r: &Results, claims: &mut Vec<Claim>) {
 }
 
 /// Reno's and Scalable's recovery after a loss, and the loss rate Reno needs at 1 Gbit/s.
-fn recovery(r: &Results, claims: &mut Vec<Claim>) {
+fn recovery(r: &Results, claims: &mut Vec<Claim>, readings: &mut Vec<Claim>) {
     let v = &r.recovery;
     let none = |claim: &str, seed: &str| Claim::not_comparable(claim, seed.into(), "no complete recovery".into(), "the run had no loss whose window was regained before the next");
     let claim = format!("Scalable's recovery time after a loss, 200 ms RTT (\"Recovery time after packet loss (200ms RTT, 10Gbps link) – 2,7 sec\"; ours at {} Mbit/s)", num(v.scalable_mbps));
     claims.push(match Summary::of(&v.scalable_s) {
         Some(s) => Claim::value(&claim, s.mean, 2.7, "s", 0.05 / 2.7, "the talk's rounding to 0.1 s; ours is the mean of the run's recoveries, each read to 10 ms; the time, ln(8/7)/ln(1.01) = 13.4 RTTs, is the same at any rate where the window exceeds 100 segments")
-            .because("Scalable's 13.4 RTTs from 7/8·W back to W (Kelly 2003), with cwnd above TCP_SCALABLE_AI_CNT = 100 segments"),
+            .because("Scalable's 13.4 RTTs from 7/8·W back to W (Kelly 2003), with cwnd above TCP_SCALABLE_AI_CNT = 100 segments")
+            .check("the talk's 2.7 s is the arithmetic of Scalable's two constants (tcp_scalable.c), which our controller is written to; the run reads it off the controller's own window"),
         None => none(&claim, "2.7 s"),
     });
     let claim = format!("Reno's recovery after a loss on a 1 Gbit/s, 100 ms link (\"After packet loss event it needs 4000 RTT cycles to recover\"; ours at {} Mbit/s)", num(v.reno_mbps));
@@ -512,9 +513,9 @@ fn recovery(r: &Results, claims: &mut Vec<Claim>) {
     // Mathis et al. 1997: B = MSS/RTT · C/√p, so filling B needs p ≤ (C·MSS/(RTT·B))².
     let (mss_bits, rtt, b, c) = (1460.0 * 8.0, 0.1, 1e9, 1.5f64.sqrt());
     let p = (c * mss_bits / (rtt * b)).powi(2);
-    claims.push(
+    readings.push(
         Claim::value(
-            &format!("{MATHIS_ARITHMETIC} (\"it needs packet loss rate of 2×10^{{-8}} or less\")"),
+            "the loss rate at which Reno fills 1 Gbit/s at 100 ms (\"it needs packet loss rate of 2×10^{-8} or less\")",
             p * 1e8,
             2.0,
             "× 10⁻⁸",
@@ -524,11 +525,14 @@ fn recovery(r: &Results, claims: &mut Vec<Claim>) {
     );
 }
 
-/// Marks a claim of ours against Linux's runs, not of the talk: reported apart, not counted.
-pub(super) const NOT_THE_TALKS: &str = "(not a claim of the talk)";
-
-/// The claim that checks the talk's own arithmetic (the Mathis law), not a run of ours.
-pub(super) const MATHIS_ARITHMETIC: &str = "the loss rate at which Reno fills 1 Gbit/s at 100 ms";
+/// A rule the talk states (a constant, a gain, a phase length, a growth or decrease law) read
+/// off our controller's own window, threshold or pacing rate in a run: a check of our code
+/// ([`Claim::check`]), not a measure of behaviour, since the controller is written to the rule
+/// (`reference`, the file or RFC it follows). It fails where the talk's rule is not the
+/// reference's, or by a slip in our code.
+fn stated_rule(c: Claim, reference: &str) -> Claim {
+    c.check(&format!("the talk states a rule of {reference}, which our controller is written to; the run reads it off the controller's own state"))
+}
 
 /// BBR's phases ("Making Linux TCP Fast", quoted by the talk) on its 10 Mbit/s, 80 ms link.
 fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
@@ -548,8 +552,9 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
         ));
     }
     let mean_of = |xs: &[f64]| Summary::of(xs).map(|s| s.mean);
-    claims.push(Claim::value(&format!("ProbeBW's up phase paces at 1.25 times the bandwidth estimate (\"1,25 followed by 0.75 gains\"; {on})"), b.gain_up, 1.25, "", 0.005 / 1.25, &format!("the talk's two decimals; ours the median up-phase pacing rate over the cruising rate, {sampled}")));
-    claims.push(Claim::value(&format!("ProbeBW's down phase paces at 0.75 times it ({on})"), b.gain_down, 0.75, "", 0.005 / 0.75, "the talk's two decimals"));
+    let bbr_rule = |c: Claim| stated_rule(c, "Linux's tcp_bbr.c");
+    claims.push(bbr_rule(Claim::value(&format!("ProbeBW's up phase paces at 1.25 times the bandwidth estimate (\"1,25 followed by 0.75 gains\"; {on})"), b.gain_up, 1.25, "", 0.005 / 1.25, &format!("the talk's two decimals; ours the median up-phase pacing rate over the cruising rate, {sampled}"))));
+    claims.push(bbr_rule(Claim::value(&format!("ProbeBW's down phase paces at 0.75 times it ({on})"), b.gain_down, 0.75, "", 0.005 / 0.75, "the talk's two decimals")));
     let step_rtts = 0.01 / (BBR_LINK.rtt_ms as f64 / 1e3);
     for (phase, lasted) in [("up (1.25)", &b.up_for_rtts), ("down (0.75)", &b.down_for_rtts)] {
         if let Some(m) = mean_of(lasted) {
@@ -562,7 +567,7 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
                 &format!("one 10 ms sample, {} of the minimum RTT; ours the mean phase length in minimum RTTs", num(step_rtts)),
             );
             let from_to = |pick: fn(&(f64, f64)) -> f64| mean_of(&b.up_inflight.iter().map(pick).collect::<Vec<_>>()).unwrap_or(f64::NAN);
-            claims.push(match (c.holds(), phase.starts_with("up")) {
+            claims.push(bbr_rule(match (c.holds(), phase.starts_with("up")) {
                 (true, _) => c,
                 (false, true) => c.because(&format!(
                     "tcp_bbr.c's bbr_is_next_cycle_phase ends the up phase only after a full min RTT and once inflight has reached its target, 1.25 BDPs plus the quantisation budget (bbr_quantization_budget: three send quanta, and 2 packets more in this phase); inflight rises by only a quarter of the delivery rate while pacing at 1.25, and in our runs it went from {} packets at the phase's start to {} at its end (the BDP is {} packets), which takes longer than a min RTT",
@@ -571,17 +576,17 @@ fn bbr_phases(r: &Results, claims: &mut Vec<Claim>) {
                     num(BBR_LINK.bdp_segments())
                 )),
                 (false, false) => c.because("tcp_bbr.c's bbr_is_next_cycle_phase ends the down phase early, as soon as inflight has drained to the estimated BDP, which after an up phase of 1.25 takes less than a round trip"),
-            });
+            }));
         }
     }
     if let Some(every) = mean_of(&b.probe_every_rtts) {
-        claims.push(
+        claims.push(bbr_rule(
             Claim::value(&format!("ProbeBW probes every 5 RTTs (\"Probe_BW (every 5 RTTs)\"; {on})"), every, 5.0, "RTTs", 0.5 / 5.0, "a whole number of RTTs; ours between up phases, in minimum RTTs")
                 .because("Linux's gain cycle (tcp_bbr.c, bbr_pacing_gain, CYCLE_LEN = 8) has eight phases of one minimum RTT each: 1.25, 0.75 and six at 1, so BBR probes every 8 RTTs; each phase ends on the first ACK after a minimum RTT has passed, which adds a little"),
-        );
+        ));
     }
     if let Some(every) = mean_of(&b.probe_rtt_every) {
-        claims.push(Claim::value(&format!("ProbeRTT every 10 s (\"Probe_RTT (periodically every 10 seconds)\"; {on})"), every, 10.0, "s", 0.05, "a whole number of seconds; ours between ProbeRTT entries: the 10 s (bbr_min_rtt_win_sec) restart when ProbeRTT ends"));
+        claims.push(bbr_rule(Claim::value(&format!("ProbeRTT every 10 s (\"Probe_RTT (periodically every 10 seconds)\"; {on})"), every, 10.0, "s", 0.05, "a whole number of seconds; ours between ProbeRTT entries: the 10 s (bbr_min_rtt_win_sec) restart when ProbeRTT ends")));
     }
     claims.push(Claim::conformance(&format!("ProbeRTT's cwnd (\"drop cwnd to 4\"; {on})"), b.probe_rtt_cwnd, 4.0, "segments", "bbr_cwnd_min_target"));
     if let (Some(held), Some(lasts)) = (mean_of(&b.probe_rtt_held), mean_of(&b.probe_rtt_for)) {
@@ -598,9 +603,10 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
     let testbed = TESTBED.label();
     // cwnd after a loss over before, against the law's 1 − β.
     let cubic_beta = cc::algorithms::CubicConfig::default().beta;
-    claims.push(decrease_claim(&format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7, Kept::Floor(cubic_beta)));
+    let cubic_rule = |c: Claim| stated_rule(c, "Linux's tcp_cubic.c (RFC 9438)");
+    claims.push(cubic_rule(decrease_claim(&format!("CUBIC: \"Reduce cwnd by 30% on window with any loss\" (cwnd after a loss over before, alone on {testbed})"), &l.cubic, 0.7, Kept::Floor(cubic_beta))));
     let c = decrease_claim("CUBIC: \"Set cnwnd, sstresh to (1 − β)·cnwnd where default β = 0.8\" (the same losses)", &l.cubic, 1.0 - 0.8, Kept::Floor(1.0 - 0.8));
-    claims.push(c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does"));
+    claims.push(cubic_rule(c.because("Linux's tcp_cubic.c sets ssthresh and cwnd to beta = 717/1024 ≈ 0.7 of the window (RFC 9438's β_cubic = 0.7), as the talk's own BBR v2 table says (\"reduce cwnd by 30%\"). The slide's formula is the CUBIC paper's (Ha, Rhee, Xu 2008), where the window falls to (1 − β)·W and K = ∛(β·W_max/C) with β = 0.2, that is to 0.8·W; with β = 0.8 it would keep a fifth of the window, which no CUBIC does")));
     if !l.cubic_epochs.is_empty() {
         // tcp_cubic.c aims the window at W(t + d_min) and reaches each target over the next
         // window of ACKs (one RTT), so the time to regain 90 % of the way, K(1 − ∛0.1) by the
@@ -623,7 +629,7 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
             &trail,
         );
         linux.seed = format!("law: {}", linux.seed);
-        claims.push(linux);
+        claims.push(cubic_rule(linux));
         // The slide's own constant: K = ∛(0.8·Wmax/C), ∛(0.8/0.3) times Linux's K.
         let slide_k = (0.8f64 / 0.3).cbrt();
         let slide: Vec<f64> = l.cubic_epochs.iter().map(|e| super::laws::T90_OF_K * e.k_law * slide_k - d_min + (rtt_max + 0.01) / 2.0).collect();
@@ -640,19 +646,21 @@ fn laws(r: &Results, claims: &mut Vec<Claim>) {
         if !c.holds() {
             c = c.because(&format!("with β = 0.8 K would be ∛(0.8/0.3) = {} times Linux's, which cuts by 0.3 (see the decrease row: the slide's β is the CUBIC paper's 0.2 misread)", num(slide_k)));
         }
-        claims.push(c);
+        claims.push(cubic_rule(c));
     }
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
-    claims.push(decrease_claim(&format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0, Kept::LessCut(|_| 1.0 / 8.0)));
+    let illinois_rule = |c: Claim| stated_rule(c, "Linux's tcp_illinois.c");
+    claims.push(illinois_rule(decrease_claim(&format!("Illinois: \"If delay is small (10% of max) then β = 1/8\" (cwnd after a loss over before: 1 − β = 7/8; {empty})"), &l.illinois_empty_queue, 7.0 / 8.0, Kept::LessCut(|_| 1.0 / 8.0))));
     let full = format!("buffer overflows in {OVERFLOW_SECS} s alone on {testbed}, one BDP of buffer");
-    claims.push(decrease_claim(&format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5, Kept::LessCut(|_| 0.5)));
-    claims.push(illinois_between(&l.illinois_any_queue));
+    claims.push(illinois_rule(decrease_claim(&format!("Illinois: \"If delay is up to 80% of max then β = 1/2\" (1 − β = 1/2; {full})"), &l.illinois_full_queue, 0.5, Kept::LessCut(|_| 0.5))));
+    claims.push(illinois_rule(illinois_between(&l.illinois_any_queue)));
     growth_laws(l, claims);
     let claim = format!("BBR: Startup \"Stopped if BW growth is less than 25% for 3 sequential probes\" (alone on {})", BBR_LINK.label());
     match &l.bbr_startup {
         Some(s) => {
-            claims.push(Claim::bound(&format!("{claim}: growth over its last 3 round trips"), "< 25 %", &[s.growth_3_rounds * 100.0], Bound::AtMost(25.0), "%"));
-            claims.push(Claim::bound(&format!("{claim}: and not before, the 3 round trips before those grew by 25 % or more"), "≥ 25 %", &[s.growth_before * 100.0], Bound::AtLeast(25.0), "%"));
+            let bbr_rule = |c: Claim| stated_rule(c, "Linux's tcp_bbr.c (bbr_check_full_bw_reached)");
+            claims.push(bbr_rule(Claim::bound(&format!("{claim}: growth over its last 3 round trips"), "< 25 %", &[s.growth_3_rounds * 100.0], Bound::AtMost(25.0), "%")));
+            claims.push(bbr_rule(Claim::bound(&format!("{claim}: and not before, the 3 round trips before those grew by 25 % or more"), "≥ 25 %", &[s.growth_before * 100.0], Bound::AtLeast(25.0), "%")));
         }
         None => claims.push(Claim::not_comparable(&claim, "< 25 % for 3 rounds".into(), "never left Startup".into(), "our run never left Startup")),
     }
@@ -726,29 +734,29 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
             "Linux's TCP_INIT_CWND, RFC 6928",
         ));
     }
-    claims.push(growth_claim(
+    claims.push(stated_rule(growth_claim(
         &format!("Tahoe: slow start \"For every ACKed SMSS increase cwnd by one SMSS\" (segments added per ACKed segment; alone on {testbed}, {OVERFLOW_SECS} s)"),
         &l.tahoe.slow_start,
         l.tahoe.slow_start.per_ack,
         1.0,
         0.0,
         "",
-    ));
+    ), "RFC 5681 (slow start)"));
     for (name, run) in [("Tahoe", &l.tahoe), ("Reno", &l.reno)] {
-        claims.push(growth_claim(
+        claims.push(stated_rule(growth_claim(
             &format!("{name}: \"a = 1/cwnd\" in congestion avoidance (segments added per RTT, ΣΔW·W/Σ ACKed; alone on {testbed}, {OVERFLOW_SECS} s)"),
             &run.avoidance,
             run.avoidance.per_rtt,
             1.0,
             0.0,
             "",
-        ));
-        claims.push(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5, Kept::Floor(0.5)));
+        ), "Linux's tcp_cong.c (tcp_cong_avoid_ai)"));
+        claims.push(stated_rule(decrease_claim(&format!("{name}: \"b = 0.5\" (ssthresh after a loss over the window before, alone on {testbed})"), &run.decreases, 0.5, Kept::Floor(0.5)), "Linux's tcp_cong.c (tcp_reno_ssthresh)"));
     }
     let reno = &l.reno;
     let staircase_claim = format!("Reno: the cwnd graph is \"staircase-shaped\": congestion avoidance's increases are whole segments (the share of increases between 10 ms samples that are; alone on {testbed}, {OVERFLOW_SECS} s)");
     let staircase_seed = "\"As cwnd increases/decreases at least by SMSS value, its real graph never contains inclined line segments\"";
-    claims.push(match reno.whole_segments {
+    claims.push(stated_rule(match reno.whole_segments {
         None => Claim::not_comparable(&staircase_claim, staircase_seed.into(), "no increase".into(), "congestion avoidance never grew between two samples"),
         Some(share) => {
             let c = Claim::bound(&staircase_claim, staircase_seed, &[share], Bound::AtLeast(1.0), "");
@@ -758,7 +766,7 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
                 c.because("some of our increases are fractions of a segment; not traced")
             }
         }
-    });
+    }, "Linux's tcp_cong.c (tcp_cong_avoid_ai)"));
     if let Some((lower, upper)) = reno.slopes {
         let c = Claim::bound(
             &format!("Reno: congestion avoidance's growth per second in the upper half of its windows over the lower half, at most 1 (alone on {testbed}, one BDP of buffer)"),
@@ -772,44 +780,43 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         claims.push(if c.holds() { c.because(&format!("{law}: {measured}")) } else { c.because(&format!("{measured}, against the law's C/W ({law}); not traced")) });
     }
     let sc = &l.scalable;
-    claims.push(growth_claim(
+    claims.push(stated_rule(growth_claim(
         &format!("Scalable: \"cwnd + 0.01 * cwnd\" per RTT, 0.01 segments per ACKed segment (windows above Linux's TCP_SCALABLE_AI_CNT = 100; alone on {testbed}, {ALONE_S} s)"),
         &sc.avoidance,
         sc.avoidance.per_ack,
         0.01,
         0.0,
         "",
-    ));
-    claims.push(decrease_claim(&format!("Scalable: \"cwnd * 0,875\" on a loss (alone on {testbed})"), &sc.decreases, 0.875, Kept::LessCut(|_| 0.125)));
+    ), "Linux's tcp_scalable.c"));
+    claims.push(stated_rule(decrease_claim(&format!("Scalable: \"cwnd * 0,875\" on a loss (alone on {testbed})"), &sc.decreases, 0.875, Kept::LessCut(|_| 0.125)), "Linux's tcp_scalable.c"));
     let small = format!("alone on {}, one BDP of buffer: windows up to 33 segments, {OVERFLOW_SECS} s", SMALL_WINDOW.label());
     let hs = &l.highspeed_small;
-    claims.push(growth_claim(&format!("HighSpeed: \"If cwnd is less than 38 * SMSS -> act as Reno\": a = 1 segment per RTT ({small})"), &hs.avoidance, hs.avoidance.per_rtt, 1.0, 0.0, ""));
-    claims.push(decrease_claim(&format!("HighSpeed below 38 segments: Reno's b = 0.5 ({small})"), &hs.decreases, 0.5, Kept::LessCut(|_| 0.5)));
+    claims.push(stated_rule(growth_claim(&format!("HighSpeed: \"If cwnd is less than 38 * SMSS -> act as Reno\": a = 1 segment per RTT ({small})"), &hs.avoidance, hs.avoidance.per_rtt, 1.0, 0.0, ""), "Linux's tcp_highspeed.c (RFC 3649)"));
+    claims.push(stated_rule(decrease_claim(&format!("HighSpeed below 38 segments: Reno's b = 0.5 ({small})"), &hs.decreases, 0.5, Kept::LessCut(|_| 0.5)), "Linux's tcp_highspeed.c (RFC 3649)"));
     // Above 38 segments a and b follow the window (RFC 3649): each is judged against the law
     // evaluated at the windows the run had.
     let rfc = cc::algorithms::highspeed::HighSpeedConfig::default();
     let large = format!("alone on {testbed}, {OVERFLOW_SECS} s: windows of several hundred segments");
     let hl = &l.highspeed_large;
-    claims.push(law_growth_claim(
+    claims.push(stated_rule(law_growth_claim(
         &format!("HighSpeed above 38 segments: \"a(w) = 2P0W0²b(w)/(2 − b(w))\" segments per RTT, RFC 3649's a(w) averaged over the same ACKs: {} ({large})", num(hl.law_per_rtt)),
         hl,
         "RFC 3649 writes the talk's formula a(w) = w²·p(w)·2b(w)/(2 − b(w)) with p(w) = (0.12/w)^(1/0.835)",
-    ));
+    ), "Linux's tcp_highspeed.c (RFC 3649)"));
     let cuts = &l.highspeed_large_cuts;
     let kept = mean(&cuts.iter().map(|&(w, _)| 1.0 - rfc.b(w)).collect::<Vec<_>>());
-    claims.push(decrease_claim(
+    claims.push(stated_rule(decrease_claim(
         &format!("HighSpeed above 38 segments: \"cwnd − b(cwnd)·cwnd\" on a loss, 1 − b(w) of RFC 3649 at each loss's window: {} on average ({large})", num(kept)),
         cuts,
         kept,
         Kept::LessCut(|w| cc::algorithms::highspeed::HighSpeedConfig::default().b(w)),
-    ));
+    ), "Linux's tcp_highspeed.c (RFC 3649)"));
     let empty = format!("random losses at {} % on {}, where no queue forms", num(EMPTY_QUEUE_LOSS * 100.0), EMPTY_QUEUE.label());
     // Compound: "win = min(cwnd + dwnd, awnd)", "cwnd + 1/(cwnd + dwnd)" while no congestion
     // is detected, "(1 − β)·cwnd" when it is.
     let mut cut = decrease_claim(&format!("Compound: the window after a loss over before, 1 − β with Tan et al.'s β = 1/2 (alone on {testbed}, {OVERFLOW_SECS} s)"), &l.compound.decreases, 0.5, Kept::Floor(0.5));
     cut.seed = "\"(1 - β) * cwnd\" if congestion is detected (the talk gives no β)".into();
-    let why = cut.why.clone();
-    claims.push(cut.check(&format!("the talk gives the law's form but not its β, so this checks our Compound against Tan et al.'s β = 1/2. {why}").trim_end()));
+    claims.push(cut.check("the talk gives the law's form but not its β, so this checks our Compound against Tan et al.'s β = 1/2"));
     let ce = &l.compound_empty;
     let compound = cc::algorithms::compound::CompoundConfig::default();
     let mut growth = law_growth_claim(
@@ -818,33 +825,32 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         "cwnd adds 1/win per ACK, one segment per RTT; dwnd adds (α·win^k − 1)⁺ once per RTT while the queue is below γ = 30 packets (Tan et al. 2006)",
     );
     growth.seed = format!("\"cwnd + 1/(cwnd + dwnd)\", dwnd \"as in Vegas\" (the talk gives no dwnd law; Tan et al.'s gives {})", num(ce.law_per_rtt));
-    let why = growth.why.clone();
-    claims.push(growth.check(&format!("the talk gives no dwnd law, so this checks our Compound against Tan et al.'s α and k. {why}").trim_end()));
+    claims.push(growth.check("the talk gives no dwnd law, so this checks our Compound against Tan et al.'s α and k"));
     let ia = &l.illinois_alpha_empty;
-    claims.push(growth_claim(&format!("Illinois: \"If average delay is at minimum ... use large alpha (10.0)\" (segments added per RTT; {empty})"), ia, ia.per_rtt, 10.0, 0.0, ""));
+    claims.push(stated_rule(growth_claim(&format!("Illinois: \"If average delay is at minimum ... use large alpha (10.0)\" (segments added per RTT; {empty})"), ia, ia.per_rtt, 10.0, 0.0, ""), "Linux's tcp_illinois.c"));
     let ia = &l.illinois_alpha_full;
-    claims.push(growth_claim(
+    claims.push(stated_rule(growth_claim(
         &format!("Illinois: \"If average delay is at maximum ... use small alpha (0.3)\" (segments added per RTT where the sampled queueing delay is at least 95 % of its largest; alone on {testbed}, {OVERFLOW_SECS} s)"),
         ia,
         ia.per_rtt,
         0.3,
         ILLINOIS_ALPHA_AT_95 / 0.3 - 1.0,
         "tcp_illinois.c's α = κ1/(κ2 + d_a) falls from 0.3155 at 95 % of the largest delay to 0.3 at it",
-    ));
+    ), "Linux's tcp_illinois.c"));
     let v = &l.vegas;
-    claims.push(Claim::bound(
+    claims.push(stated_rule(Claim::bound(
         &format!("Vegas: \"1 per RTT cnwnd update frequency\" (window changes per RTT in congestion avoidance, alone on {testbed}, {ALONE_S} s: {} changes over {} RTTs)", v.changes, num(v.rtts)),
         "1 per RTT",
         &[if v.rtts > 0.0 { v.changes as f64 / v.rtts } else { f64::NAN }],
         Bound::AtMost(1.0),
         "per RTT",
-    ));
+    ), "Linux's tcp_vegas.c"));
     // Both runs: the testbed's window settles down from slow start's overshoot; under random
     // loss with no queue it climbs back after each halving.
     let runs = [(format!("alone on {testbed}, {ALONE_S} s"), l.vegas_unit_steps), (empty.clone(), l.vegas_lossy_unit_steps)];
     for (run, steps) in runs {
         let aiad = format!("Vegas: \"Uses AIAD as action profile\": congestion avoidance's window changes are one segment up or down (the share of changes between 10 ms samples with no loss between them; {run})");
-        claims.push(match steps {
+        claims.push(stated_rule(match steps {
             None => Claim::not_comparable(&aiad, "AIAD".into(), "no change".into(), "the window never changed in congestion avoidance"),
             Some(u) => {
                 let c = Claim::bound(&format!("{aiad}: {} up, {} down", u.up, u.down), "\"Uses AIAD as action profile\"", &[u.share], Bound::AtLeast(1.0), "");
@@ -855,13 +861,13 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
                 };
                 if c.holds() { c.because(half.trim()) } else { c.because(&format!("some changes are larger than one segment; not traced.{half}")) }
             }
-        });
+        }, "Linux's tcp_vegas.c"));
     }
     let ww = "\"cwnd (on loss) = max(cwnd/2, BWE × RTT_noLoad)\", \"Never drops cwnd below estimated transit capacity\"";
     let tol = "BWE is a filtered delivery rate (tcp_westwood.c: 7/8 old + 1/8 new once per RTT), a few per cent below the link's after many RTTs of a full link; we allow 5 %";
     claims.extend(Summary::of(&l.westwood).map(|s| {
         Claim::value(&format!("Westwood+: {ww}: the window after recovery over before (alone on {testbed}, one BDP of buffer: at a loss cwnd/2 is about the transit capacity; {} losses)", l.westwood.len()), s.mean, 0.5, "", 0.05, tol)
-    }));
+    }).map(|c| stated_rule(c, "Linux's tcp_westwood.c")));
     claims.extend(Summary::of(&l.westwood_deep).map(|s| {
         let c = Claim::value(
             &format!("Westwood+: the same law on {} BDPs of buffer, where cwnd/2 at a loss is twice the transit capacity ({} losses)", num(DEEP_BUFFER_BDPS), l.westwood_deep.len()),
@@ -881,7 +887,7 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
                 num(s.mean)
             ))
         }
-    }));
+    }).map(|c| stated_rule(c, "Linux's tcp_westwood.c")));
     // The slide's two cases at a loss: max(cwnd/2, BWE·RTT_noLoad) when cwnd > BWE·RTT_noLoad,
     // "no change" when cwnd ≤ BWE·RTT_noLoad. With no queue the window is the transit
     // capacity it fills, so the second case should govern: each loss keeps the window nearer
@@ -891,7 +897,7 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
         num(EMPTY_QUEUE_LOSS * 100.0),
         EMPTY_QUEUE.label()
     );
-    claims.push(if l.westwood_empty_queue.is_empty() {
+    claims.push(stated_rule(if l.westwood_empty_queue.is_empty() {
         Claim::not_comparable(&claim, "no change".into(), "no loss after the first".into(), "the run had no recovery after slow start's to measure")
     } else {
         let lag_rtts = 2.0 * 7.0 + 1.5;
@@ -901,25 +907,25 @@ fn growth_laws(l: &Laws, claims: &mut Vec<Claim>) {
             num(l.westwood_empty_window),
             num(lag_rtts)
         ))
-    });
+    }, "Linux's tcp_westwood.c"));
     let wg = &l.westwood_growth;
     let no_loss = "\"If no loss is observed – acts similarly to Reno\"";
-    claims.push(growth_claim(
+    claims.push(stated_rule(growth_claim(
         &format!("Westwood+: {no_loss}: slow start adds one segment per ACKed segment, as Reno's (alone on {testbed}, before the first loss)"),
         &wg.slow_start,
         wg.slow_start.per_ack,
         1.0,
         0.0,
         "",
-    ));
-    claims.push(growth_claim(
+    ), "Linux's tcp_westwood.c"));
+    claims.push(stated_rule(growth_claim(
         &format!("Westwood+: {no_loss}: congestion avoidance adds one segment per RTT, as Reno's \"a = 1/cwnd\" (alone on {testbed}, {OVERFLOW_SECS} s, between losses)"),
         &wg.avoidance,
         wg.avoidance.per_rtt,
         1.0,
         0.0,
         "",
-    ));
+    ), "Linux's tcp_westwood.c"));
     claims.push(Claim::not_comparable(
         "Congestion collapse: \"goodput decreases by huge factor – up to 1000x\"; \"some packets were retransmitted 5+ times!\" (4.2 BSD, 1986)",
         "up to 1000×; 5+ retransmissions of a packet".into(),
@@ -1048,17 +1054,17 @@ fn emulator(claims: &mut Vec<Claim>) {
     ));
 }
 
-pub fn claims(r: &Results) -> Vec<Claim> {
-    let mut c = Vec::new();
+pub fn claims(r: &Results) -> Verdicts {
+    let (mut c, mut linux, mut readings) = (Vec::new(), Vec::new(), Vec::new());
     damage(r, &mut c);
     westwood(r, &mut c);
-    bbr_loss(r, &mut c);
-    one_percent(r, &mut c);
-    friendliness(r, &mut c);
+    bbr_loss(r, &mut c, &mut linux);
+    one_percent(r, &mut c, &mut linux);
+    friendliness(r, &mut c, &mut linux);
     rtt_fairness(r, &mut c);
     vegas_delay(r, &mut c);
     efficiency(r, &mut c);
-    recovery(r, &mut c);
+    recovery(r, &mut c, &mut readings);
     bbr_phases(r, &mut c);
     laws(r, &mut c);
     bbr_range(&mut c);
@@ -1083,7 +1089,16 @@ pub fn claims(r: &Results) -> Vec<Claim> {
     graphs_only(r, &mut c);
     emulator(&mut c);
     c.push(crate::experiment::vegas_samples::talk_claim());
-    c
+    Verdicts { talk: c, against_linux: linux, readings }
+}
+
+/// What the talk's runs give: its claims (the tally); ours against Linux's runs on our testbed,
+/// which are no claims of the talk's and are reported apart; and the talk's own arithmetic
+/// redone, which none of our runs enters (outside the tally).
+pub struct Verdicts {
+    pub talk: Vec<Claim>,
+    pub against_linux: Vec<Claim>,
+    pub readings: Vec<Claim>,
 }
 
 /// The bufferbloat law's relative error bound on a buffer of `bdps` BDPs: the loss's one-packet
