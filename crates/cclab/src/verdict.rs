@@ -205,7 +205,10 @@ impl Claim {
         let note = format!("a check of our code, not a measure of behaviour: {}", what.trim_end_matches('.'));
         // A cause found earlier follows the note (a claim not settled keeps its own first).
         let earlier = if self.verdict == Verdict::NotSettled { String::new() } else { std::mem::take(&mut self.why) };
-        let why = if earlier.is_empty() { note } else { format!("{note}. {earlier}") };
+        let why = match earlier.chars().next() {
+            None => note,
+            Some(first) => format!("{note}. {}{}", first.to_uppercase(), &earlier[first.len_utf8()..]),
+        };
         self.because(&why)
     }
 
@@ -367,7 +370,8 @@ impl Claim {
     /// The seed's figure from a single run (no spread given) against our runs over seeds: holds
     /// when it lies inside our 95 % prediction interval for one more run
     /// ([`crate::stats::prediction_half_width`]) widened by `precision`, half a unit of the
-    /// seed's last printed digit (0.005 for "91 %").
+    /// seed's last printed digit (0.005 for "91 %"). Where the interval admits both half and
+    /// twice a positive seed figure, it is not settled rather than holding.
     pub fn one_run(claim: &str, ours: &[f64], seed: f64, precision: f64, unit: &str) -> Claim {
         let Some(o) = Summary::of(ours) else {
             return Claim::not_comparable(claim, with_unit(seed, unit), "no runs".into(), "we have no runs of this");
@@ -383,7 +387,25 @@ impl Claim {
             num(lo),
             num(hi)
         );
-        Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict)
+        Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict).unless_blind_to_a_factor_of_two(seed, (lo, hi), unit)
+    }
+
+    /// A one-run claim that holds only because our interval is too wide to tell a factor of
+    /// two: where it admits both half and twice a positive seed figure, our runs could not
+    /// have told the seed's figure from one twice or half as large, the precision
+    /// [`SD_FACTOR`] takes for five runs, so the agreement is not settled.
+    fn unless_blind_to_a_factor_of_two(mut self, seed: f64, (lo, hi): (f64, f64), unit: &str) -> Claim {
+        if self.holds() && seed > 0.0 && lo <= seed / SD_FACTOR && hi >= seed * SD_FACTOR {
+            self.verdict = Verdict::NotSettled;
+            self.why = format!(
+                "our interval, {} to {}, admits both half ({}) and twice ({}) the seed's figure: these runs cannot tell a factor of two, so the seed's figure lying inside settles nothing; more seeds would narrow it",
+                num(lo),
+                num(hi),
+                with_unit(seed / SD_FACTOR, unit),
+                with_unit(seed * SD_FACTOR, unit)
+            );
+        }
+        self
     }
 
     /// [`Claim::one_run`] for a positive figure whose runs spread by factors, not by amounts (a
@@ -391,7 +413,8 @@ impl Claim {
     /// logarithms, `exp(m ± t·s·√(1 + 1/n))` with `m` and `s` the mean and standard deviation
     /// of `ln x` (a log-normal model), so that it never reaches zero or below, then widened by
     /// `precision`. An interval spanning more than a factor of ten (an order of magnitude) is
-    /// too wide to test one run against: the claim is then not comparable, not "holds".
+    /// too wide to test one run against: the claim is then not comparable, not "holds"; one
+    /// that admits both half and twice the seed's figure is not settled (as [`Claim::one_run`]).
     pub fn one_run_positive(claim: &str, ours: &[f64], seed: f64, precision: f64, unit: &str) -> Claim {
         let Some(o) = Summary::of(ours) else {
             return Claim::not_comparable(claim, with_unit(seed, unit), "no runs".into(), "we have no runs of this");
@@ -416,7 +439,7 @@ impl Claim {
             return c;
         }
         let verdict = if (lo..=hi).contains(&seed) { Verdict::Holds } else { Verdict::DoesNotHold };
-        Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict)
+        Claim::new(claim, with_unit(seed, unit), spread(&o, unit), test, verdict).unless_blind_to_a_factor_of_two(seed, (lo, hi), unit)
     }
 
     /// The seed's direction "`a.0` above `b.0`" (e.g. "Vegas above mVegas"), checked on our
@@ -1069,7 +1092,7 @@ mod tests {
         assert_eq!(Claim::all_of("x", "", &[("a".into(), check), ("b".into(), kept())]).verdict, Verdict::Holds);
         // A cause found before the check follows its note.
         let caused = Claim::bound("c", "≥ 1", &[0.5], Bound::AtLeast(1.0), "").because("the cause").check("the rule.");
-        assert_eq!(caused.why, "a check of our code, not a measure of behaviour: the rule. the cause");
+        assert_eq!(caused.why, "a check of our code, not a measure of behaviour: the rule. The cause");
     }
 
     /// Three runs 1.10, 1.12, 1.14: mean 1.12, sd 0.02, half-width t(0.975, 2)·0.02/√3 =
@@ -1135,6 +1158,19 @@ mod tests {
         let c = Claim::one_run("x", &ours, 10.7, 0.0, "s");
         assert_eq!(c.verdict, Verdict::DoesNotHold, "{}", c.test);
         assert_eq!(Claim::one_run("x", &[3.0], 3.0, 0.0, "s").verdict, Verdict::NotComparable);
+        // The same interval, −1.64 to 10.64, admits both 2.5 and 10, half and twice a seed
+        // figure of 5: it cannot tell a factor of two, so 5 inside it settles nothing.
+        let c = Claim::one_run("x", &ours, 5.0, 0.0, "s");
+        assert_eq!(c.verdict, Verdict::NotSettled, "{}", c.test);
+        assert!(c.why.contains("cannot tell a factor of two"), "{}", c.why);
+        // On a log scale, t(0.975, 2)·√(4/3) = 4.969 times the sd of the logarithms either
+        // way about their mean (ln 30 for each set below): 20, 30, 45 (sd 0.405) give 4.0 to
+        // 225 s, wider than a factor of ten, so not comparable; 25, 30, 36 (sd 0.182) give
+        // 12.1 to 74.2 s, which admits 16 and 64 around a seed figure of 32: not settled;
+        // 28, 30, 32 (sd 0.067) give 21.5 to 41.7 s: it holds.
+        assert_eq!(Claim::one_run_positive("x", &[20.0, 30.0, 45.0], 32.0, 0.0, "s").verdict, Verdict::NotComparable);
+        assert_eq!(Claim::one_run_positive("x", &[25.0, 30.0, 36.0], 32.0, 0.0, "s").verdict, Verdict::NotSettled);
+        assert_eq!(Claim::one_run_positive("x", &[28.0, 30.0, 32.0], 32.0, 0.0, "s").verdict, Verdict::Holds);
     }
 
     #[test]

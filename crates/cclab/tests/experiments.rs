@@ -255,9 +255,25 @@ fn vegas_trials_mvegas_trial_3_and_fitted_cells() {
         let row = verdicts.iter().find(|r| r[0].starts_with(&format!("{name}: the fewest RTT samples in a round"))).expect("the samples row");
         assert_eq!((row[2].as_str(), row[4].as_str()), ("3 samples", "conforms"), "{row:?}");
     }
+    // "The past two round-trip time units": Linux's minRTT covers the last round trip only, so
+    // with the round before at the base RTT the judged round's queued samples still move the
+    // window (the seed's two does not hold for the code it modified, nor for ours).
+    for name in ["Vegas", "mVegas"] {
+        let row = verdicts.iter().find(|r| r[0].starts_with(&format!("{name}: the round trips the smallest RTT is taken over"))).expect("the minimum row");
+        assert!(row[2].starts_with("one round trip") && row[4] == "does not hold", "{row:?}");
+    }
     // "Far from exceeds": our mVegas is about 0.9 of Vegas over the six trials, not near the
     // seed's own 0.51 (the bound: halfway to it from parity on a log scale, √0.509 = 0.71).
     assert_eq!(verdict("mVegas \"far from exceeds Vegas"), "does not hold");
+    // Alpha and beta "at least two packets apart": on a clean link the round's smallest RTT is
+    // the same every round once the window rests, and a step of one segment moves ⌊diff⌋ by at
+    // least one, so with a band of two Linux's Vegas comes to rest (no change in congestion
+    // avoidance after its first 10 s). The seed's testbed's host noise moves the estimate each
+    // round, and the narrower the band, the more often it leaves it.
+    let flux = rows(&dir.path().join("vegas-s-window-changes-per-round-trip-in-congestion-avoidance-by-beta-alpha-alpha-2-alone-mean-over-seeds-min-max.csv"));
+    let at = |place: &str, col: usize| flux.iter().find(|r| r[0].starts_with(place)).map(|r| over_seeds(&r[col])).unwrap();
+    assert_eq!(at("a clean link", 3), (0.0, 0.0, 0.0), "{flux:?}");
+    assert_eq!(verdict("Vegas's window in more flux with alpha and beta 0 apart than 2 apart: changes per round trip in congestion avoidance, alone on the seed's testbed"), "holds");
     vegas_trials_probes_exclude_stalls(dir.path());
 }
 
@@ -339,10 +355,14 @@ fn sabul_table1_same_interval_rows_are_fair() {
     let orderings_hold = row2.iter().all(|c| c[4] == "holds");
     assert_eq!(findings[0].0 == "reproduced", orderings_hold, "{findings:?}");
     // Rows per finding: row 2's two orderings and three shares; the Jain rows of the four
-    // one-interval rows; the swing on each of the five rows; the ERR count where a repair can
-    // outlast RTT_est and its doubling on rows 3-5; in phase on each of five rows and against
-    // RED on rows 3-5.
-    assert_eq!(findings.iter().map(|f| f.1).collect::<Vec<_>>(), [5, 4, 5, 4, 8], "{findings:?}");
+    // one-interval rows; the swing on each of the five rows and the two on SYNs handled back
+    // to back; the ERR count where a repair can outlast RTT_est and its doubling on rows 3-5;
+    // in phase on each of five rows and against RED on rows 3-5.
+    assert_eq!(findings.iter().map(|f| f.1).collect::<Vec<_>>(), [5, 4, 7, 4, 8], "{findings:?}");
+    // The seed's second cause of the swings: a sender busy for longer than T handles two SYNs
+    // together, so the interval it measures is short and its ERRs outnumber the packets sent
+    // in it (SENT' = max(SENT, LocalERR)): the logged rate leaps where the rate sent does not.
+    assert_eq!(verdict("SYNs handled back to back: the swing they add is in the measured rate"), "holds");
     // Gen-B's increase is a multiple of the rate by construction: a check of our law.
     assert_eq!(verdict("the papers' law (sabul, Gen-B) increases multiplicatively"), "conforms");
     assert_eq!(verdict("the 2003 code's law (code-2003, Gen-C) increases multiplicatively"), "does not hold");
@@ -493,6 +513,13 @@ fn sharkfest_reproduces_the_talks_orderings() {
     for c in &verdicts {
         assert!(c[4] == "holds" || !c[5].is_empty(), "a claim that does not hold without a cause: {c:?}");
     }
+    // Rows per finding: collateral damage's episodes and totals for six algorithms and
+    // Westwood+'s "same as Reno"; BBR at 1, 5, 10 % and its fall to 20 %; friendliness for
+    // Scalable, CUBIC (twice, on and off a long fat network, and against Scalable), Vegas,
+    // Scalable on 20 Mbit/s and Compound off one; RTT fairness for four; Westwood+ twice and
+    // NewReno at 1 %; "Late news" five ways; the BBR v2 slides' fifteen.
+    let counts: Vec<usize> = findings_agree_with_the_verdicts(dir.path()).iter().map(|f| f.1).collect();
+    assert_eq!(counts, [13, 4, 7, 4, 3, 5, 15]);
     let held = |start: &str| verdicts.iter().find(|c| c[0].starts_with(start)).map(|c| (c[4].clone(), c[2].clone())).unwrap_or_else(|| panic!("no claim {start}"));
     // The control laws at work: CUBIC keeps 0.7 of its window (Linux's beta = 717/1024),
     // Illinois 7/8 with no queue and 1/2 at a full one, each within 1 % (the window grows for

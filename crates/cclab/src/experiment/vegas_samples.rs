@@ -120,6 +120,33 @@ pub fn seed_claims() -> Vec<Claim> {
     claims
 }
 
+/// Seed 004: "the minimum round-trip time ... is taken over the past two round-trip time units
+/// of time". Linux's `tcp_vegas.c`, the code the seed modified, keeps `minRTT`, "min of RTTs
+/// measured within last RTT", and wipes it after each once-per-RTT decision ("Wipe the slate
+/// clean for the next RTT"): the minimum is over one round trip. The probe tells the two
+/// apart: the round before the judged one carries every sample at the base RTT, so a minimum
+/// over two round trips would see no queue and leave the window alone, while one over the
+/// judged round sees its queued samples and acts.
+pub fn minimum_over_claims() -> Vec<Claim> {
+    ["vegas", "mvegas"]
+        .into_iter()
+        .map(|name| {
+            let claim = format!("{}: the round trips the smallest RTT is taken over (\"the past two round-trip time units of time\"; {HOW}, the round before at the base RTT)", display_name(name));
+            match probe(name) {
+                Ok(p) => {
+                    // Acting on the judged round's samples alone means a minimum over one round.
+                    let over = if p.acts_from().is_some() { 1.0 } else { 2.0 };
+                    let mut c = Claim::value(&claim, over, 2.0, "round trips", 0.0, "exact: the rounds whose samples the minimum takes");
+                    c.ours = format!("{} ({})", if over == 1.0 { "one round trip" } else { "two or more" }, ratios(&p));
+                    let c = c.because_unless_held("the seed describes the code it modified with a window that code has not: tcp_vegas.c's minimum covers the last round trip only, and ours follows it; the seed's mVegas changes the increase rule, the targets and the slow-start exit, not the measure. Where the seed's two comes from it does not say (Brakmo and Peterson's Vegas doubles its window in slow start only every other round trip, which Linux's does not do either)");
+                    c.check("the rule our controller is written to, Linux's tcp_vegas.c: minRTT is \"min of RTTs measured within last RTT\" and is reset after each once-per-RTT decision")
+                }
+                Err(e) => Claim::not_comparable(&claim, "2 round trips".into(), "not probed".into(), &e),
+            }
+        })
+        .collect()
+}
+
 /// The talk's "Switch to Reno if there are not enough RTT samples" (Vegas's fifth rule).
 pub fn talk_claim() -> Claim {
     let claim = format!("Vegas: \"Switch to Reno if there are not enough RTT samples\": with one or two samples in a round its window keeps Reno's (here slow start's) growth where its delay rule would cut it to about half: window after the judged round over before ({HOW})");

@@ -19,6 +19,7 @@ mod app_limited;
 mod bbr_v2;
 mod cubic_techniques;
 mod drop_position;
+mod findings;
 mod flowgrind;
 mod freed_capacity;
 mod judge;
@@ -143,6 +144,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     // each goes to its own table, outside the tally.
     let v = talk::claims(&r);
     (out.claims, out.against_linux, out.seed_readings) = (v.talk, v.against_linux, v.readings);
+    out.findings = findings::findings(&out.claims);
     tables(&r, &mut out);
     plots(&r, opts, &mut out)?;
     out.notes.push(format!(
