@@ -70,6 +70,7 @@
 //! flow's mean interval between two reports of one missing number, against `RTT_est` and the
 //! code's 20 ms ERR tick ([`err_interval`]).
 
+mod congestion;
 mod control_jitter;
 mod mimd;
 
@@ -301,6 +302,8 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     out.notes.push(lan);
     let (jitter_table, jitter_claim) = control_jitter::run(secs, seeds)?;
     out.tables.push(jitter_table);
+    let (congestion_table, congestion_claims) = congestion::run(secs, seeds)?;
+    out.tables.push(congestion_table);
 
     // The verdicts.
     let similar = ROWS.iter().filter(|r| r.one_interval()).map(|r| sim::jain_index(&r.seed_mbit)).fold(1.0, f64::min);
@@ -374,6 +377,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     }
     out.claims.extend(err_claims);
     out.claims.extend(jitter_claim);
+    out.claims.extend(congestion_claims);
     out.claims.extend(mimd::claims(&raising, &gen_c_raising, &row5_falls, SAMPLE_MS));
     out.claims.extend(IN_PHASE_ROWS.iter().map(|&k| mimd::oscillation_claim(k, &falls[k], ROWS[k].rtt_ms.len(), secs as f64 - SETTLE_S)));
     let (apart_claims, apart) = timer_phases(opts, secs, seeds, (&in_phase, &utilisation, &lose_together))?;
