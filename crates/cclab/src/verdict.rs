@@ -10,7 +10,9 @@
 //!   and the spread stayed as they are ([`crate::stats::runs_to_settle`]). It is counted among
 //!   the judged claims and never as holding; it is kept apart from "does not hold" because
 //!   the runs do not show the claim false either. Also a mean the seed's runs cannot pin
-//!   ([`Claim::matches`]: their spread reaches past zero);
+//!   ([`Claim::matches`]: their spread reaches past zero), and a seed's single figure inside
+//!   our prediction interval where that interval cannot tell it from half or twice it
+//!   ([`Claim::one_run`], [`ONE_RUN_RESOLUTION`]);
 //! - **fitted**: a model parameter was chosen to produce this very figure, so agreement proves
 //!   nothing and is never counted as holding;
 //! - **not comparable**: the two figures measure different things; `why` says how.
@@ -33,7 +35,8 @@
 //!   the 90 % interval of ours minus the reference inside a stated margin. Welch's test not
 //!   finding a difference is not sameness shown.
 //! - [`Claim::one_run`]: a seed's single figure (no spread given) inside our runs' 95 %
-//!   prediction interval for one more run, widened by the seed's rounding;
+//!   prediction interval for one more run, widened by the seed's rounding, and not settled
+//!   where the interval admits both half and twice the seed's figure;
 //!   [`Claim::one_run_positive`] takes that interval on a log scale for times and ratios, and
 //!   calls a claim not comparable where the interval spans more than a factor of ten.
 //! - [`Claim::direction`]: "A above B", checked seed by seed on paired runs: it holds when it
@@ -55,6 +58,13 @@ pub const ALPHA: f64 = 0.05;
 /// [`Claim::variance`]: a factor of two either way, the precision five runs give one (the 95 %
 /// interval of σ from five runs is 0.60 to 2.87 times s).
 pub const SD_FACTOR: f64 = 2.0;
+
+/// The coarsest difference a one-run claim must be able to see: a seed's figure inside our
+/// prediction interval settles nothing where the interval also admits half and twice it. A
+/// stated convention, not derived: the factor of two [`SD_FACTOR`] takes for a standard
+/// deviation, applied to a figure, so that a "holds" at least rules out an error of a factor
+/// of two either way.
+pub const ONE_RUN_RESOLUTION: f64 = 2.0;
 
 /// How far [`runs_to_settle`] looks for a claim not settled before it says no practical number
 /// of seeds would settle it.
@@ -391,18 +401,18 @@ impl Claim {
     }
 
     /// A one-run claim that holds only because our interval is too wide to tell a factor of
-    /// two: where it admits both half and twice a positive seed figure, our runs could not
-    /// have told the seed's figure from one twice or half as large, the precision
-    /// [`SD_FACTOR`] takes for five runs, so the agreement is not settled.
+    /// two ([`ONE_RUN_RESOLUTION`]): where it admits both half and twice a positive seed
+    /// figure, our runs could not have told the seed's figure from one twice or half as
+    /// large, so the agreement is not settled.
     fn unless_blind_to_a_factor_of_two(mut self, seed: f64, (lo, hi): (f64, f64), unit: &str) -> Claim {
-        if self.holds() && seed > 0.0 && lo <= seed / SD_FACTOR && hi >= seed * SD_FACTOR {
+        if self.holds() && seed > 0.0 && lo <= seed / ONE_RUN_RESOLUTION && hi >= seed * ONE_RUN_RESOLUTION {
             self.verdict = Verdict::NotSettled;
             self.why = format!(
                 "our interval, {} to {}, admits both half ({}) and twice ({}) the seed's figure: these runs cannot tell a factor of two, so the seed's figure lying inside settles nothing; more seeds would narrow it",
                 num(lo),
                 num(hi),
-                with_unit(seed / SD_FACTOR, unit),
-                with_unit(seed * SD_FACTOR, unit)
+                with_unit(seed / ONE_RUN_RESOLUTION, unit),
+                with_unit(seed * ONE_RUN_RESOLUTION, unit)
             );
         }
         self

@@ -19,8 +19,23 @@ const SEED_READINGS: &str = "The seed's statements checked on its own data";
 /// or figures.
 const SEED_DATA: &str = "from the seed's own runs or figures";
 
+/// The longest slug: a file name may have 255 bytes, and `.csv` follows.
+const SLUG_MAX: usize = 240;
+
+/// A table's title as a file name: lower-case ASCII words joined by `-`, cut after the last
+/// whole word that fits in [`SLUG_MAX`].
 fn slug(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect::<String>().split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
+    let mut out = String::new();
+    for word in s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        if out.len() + 1 + word.len() > SLUG_MAX {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(&word.to_ascii_lowercase());
+    }
+    out
 }
 
 /// Writes every table as CSV and the whole output as `results.md`.
@@ -111,5 +126,8 @@ mod tests {
         assert_eq!(t.to_csv().unwrap(), "p,goodput\n1 %,1.4\n");
         assert!(t.to_markdown().contains("| 1 % | 1.4 |"));
         assert_eq!(slug("Mathis, Reno (RTT 100 ms)"), "mathis-reno-rtt-100-ms");
+        // A title longer than a file name may be is cut after a whole word.
+        let long = slug(&"word ".repeat(100));
+        assert!(long.len() <= SLUG_MAX && long.ends_with("word") && !long.ends_with('-'), "{long}");
     }
 }

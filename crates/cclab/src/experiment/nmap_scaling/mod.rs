@@ -609,9 +609,9 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     // stream, not a figure of a scan's. Ours from the median packet_ratio (probes per reply).
     let unanswered: Vec<String> = WORKLOADS.iter().zip(&baseline).map(|(w, b)| format!("{} addresses {:.1} %", w.hosts, (1.0 - 1.0 / b.2) * 100.0)).collect();
     out.claims.push(Claim::not_comparable(
-        "Host discovery: the share of probes no response comes back to (\"It's abnormal for 95% of them not to be responded to\", said of a TCP stream's packets)",
+        "Host discovery: the share of probes unanswered (\"It's abnormal for 95% of them not to be responded to\", said of a TCP stream's packets)",
         "95 %: abnormal for a TCP stream".into(),
-        format!("scaled-wiki, 1 − 1/(median packet_ratio): {}", unanswered.join(", ")),
+        format!("scaled-wiki, 1 − 1/(median packet_ratio), the 2007 counting, whose replies include timed-out pings: {}", unanswered.join(", ")),
         "the seed's 95 % is the contrast it draws with TCP, where a response to every packet is normal, and no figure of a scan's; a scan's unanswered share is set by its workload (the hosts up and how often their ports answer, inputs of our model), not by its congestion control",
     ));
     // What the absolute times rest on: the seed's cost per probe, and our RTT model.

@@ -171,7 +171,7 @@ pub fn run(opts: &Options) -> Result<Output, UserError> {
     let (backlog_table, backlog_claims) = backlog::claims(opts, runs as u64)?;
     out.tables.push(backlog_table);
     out.claims.extend(backlog_claims);
-    let (flux_table, flux_claims) = flux::claims(&flux::run(opts, runs as u64)?);
+    let (flux_table, flux_claims) = flux::claims(&flux::run(runs as u64)?);
     out.tables.push(flux_table);
     out.claims.extend(flux_claims);
     out.notes.push(cause_a_under_f(fitted_noise, &noise_checks, &all));
